@@ -1,0 +1,126 @@
+/// Everything tools need to know about one key, without its type: name, scope, title, control, default, and a
+/// function that validates a wire string.
+///
+/// ``ConfigurationCatalog`` builds descriptors from key types; a catalog manifest (JSON) builds them from
+/// descriptions, so a standalone tool can validate values for a program it does not link.
+///
+/// ```swift
+/// let descriptor = ConfigurationKeyDescriptor(AlbumLikeEnabledKey.self, scopeName: "Album")
+/// try descriptor.validate("Y")     // "Y"
+/// try descriptor.validate("yes")   // throws: expected Y or N, got "yes"
+/// ```
+public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringConvertible {
+    /// The wire name; also the descriptor's identity.
+    public var id: String { name }
+    /// The wire name, for example `"function.album.like.enabled"`.
+    public let name: String
+    /// The name of the scope that declares the key; empty when unknown.
+    public let scopeName: String
+    /// The title shown in the debug menu.
+    public let title: String
+    /// The key's ``ConfigurationKey/debugDescription``, if any.
+    public let summary: String?
+    /// The value type's name, for example `"Bool"` or `"ImageTransferQuality"`.
+    public let valueTypeName: String
+    /// How the value is edited.
+    public let control: ConfigurationDebugControl
+    /// The default value's wire string, or `nil` when the default has no wire form.
+    public let defaultValueString: String?
+    private let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
+
+    /// Describes a key type.
+    public init<K: ConfigurationKey>(_ key: K.Type, scopeName: String = "") {
+        self.name = K.name
+        self.scopeName = scopeName
+        self.title = K.debugTitle
+        self.summary = K.debugDescription
+        self.valueTypeName = String(describing: K.Value.self)
+        self.defaultValueString = try? K.encode(K.defaultValue)
+        self.control = Self.erasedControl(of: K.self)
+        self.validator = { raw throws(ConfigurationDecodingError) in
+            let value: K.Value
+            do {
+                value = try K.decode(from: raw)
+            } catch let error as ConfigurationDecodingError {
+                throw error
+            } catch {
+                throw ConfigurationDecodingError("\(error)")
+            }
+            return (try? K.encode(value)) ?? raw
+        }
+    }
+
+    /// Describes a key from its parts, for keys known only by description (for example from a manifest).
+    ///
+    /// `validate` returns the canonical wire string of a valid value, or throws why the string is invalid.
+    public init(
+        name: String,
+        scopeName: String,
+        title: String,
+        summary: String? = nil,
+        valueTypeName: String,
+        control: ConfigurationDebugControl,
+        defaultValueString: String?,
+        validate: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
+    ) {
+        self.name = name
+        self.scopeName = scopeName
+        self.title = title
+        self.summary = summary
+        self.valueTypeName = valueTypeName
+        self.control = control
+        self.defaultValueString = defaultValueString
+        self.validator = validate
+    }
+
+    /// Checks a wire string; returns the canonical wire string of the value it decodes to.
+    ///
+    /// The canonical string is the key's `encode` of the decoded value, so `"007"` for an integer gives `"7"`.
+    public func validate(_ raw: String) throws(ConfigurationDecodingError) -> String {
+        try validator(raw)
+    }
+
+    /// Resolves the key from its two layers, exactly as the typed path does; the value is the canonical wire
+    /// string (the default's, for ``ValueSource/default``).
+    public func resolve(override: String?, server: String?) -> ConfigurationResolution<String?> {
+        resolve(RawLayers(override: override, server: server))
+    }
+
+    func resolve(_ layers: RawLayers) -> ConfigurationResolution<String?> {
+        layers.resolve(defaultValue: defaultValueString, decode: { raw in try validate(raw) })
+    }
+
+    /// A copy that belongs to `scopeName`.
+    func inScope(_ scopeName: String) -> ConfigurationKeyDescriptor {
+        ConfigurationKeyDescriptor(
+            name: name,
+            scopeName: scopeName,
+            title: title,
+            summary: summary,
+            valueTypeName: valueTypeName,
+            control: control,
+            defaultValueString: defaultValueString,
+            validate: validator
+        )
+    }
+
+    /// `name (scope, type)`.
+    public var description: String { "\(name) (\(scopeName.isEmpty ? "?" : scopeName), \(valueTypeName))" }
+
+    private static func erasedControl<K: ConfigurationKey>(of key: K.Type) -> ConfigurationDebugControl {
+        switch K.debugControlType {
+        case .toggle: .toggle
+        case .text: .text
+        case .json: .json
+        case .number(let kind): .number(kind)
+        case .picker(let choices):
+            .picker(
+                choices.compactMap { choice in
+                    guard let raw = try? K.encode(choice.value) else { return nil }
+                    let enabled = (choice.value as? any ConfigurationExperimentVariant)?.isEnabled
+                    return .init(value: raw, title: choice.title ?? raw, isEnabled: enabled)
+                }
+            )
+        }
+    }
+}

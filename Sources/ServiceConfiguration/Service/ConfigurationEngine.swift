@@ -1,0 +1,255 @@
+public import Synchronization
+
+/// The state and the resolution logic that every ``ConfigurationService`` in this package shares.
+///
+/// ``LiveConfigurationService`` and `MockConfigurationService` both delegate to an engine, so they cannot drift
+/// apart: the same priority (overridden > server > default), the same decoding, the same notification moments.
+///
+/// All mutable state lives in one `Mutex` (wrapped by ``Locked`` so ThreadSanitizer can see it). Decoding (which runs key code that may read this same service) always
+/// happens outside it. Reads go through a striped cache (see ``StripedLock``) validated by a generation counter,
+/// so a warm read takes no shared lock and writes to no shared memory.
+@usableFromInline
+package final class ConfigurationEngine: Sendable {
+    struct DecodedEntry: Sendable {
+        var layers: RawLayers
+        var box: any AnyObject & Sendable
+    }
+
+    struct Observer: Sendable {
+        var handler: @Sendable (Set<String>) -> Void
+        var finish: (@Sendable () -> Void)?
+    }
+
+    struct State: Sendable {
+        var server: [String: String]
+        var overrides: [String: String]
+        var generation: UInt64 = 1
+        var decoded: [ObjectIdentifier: DecodedEntry] = [:]
+        var descriptors: [String: ConfigurationKeyDescriptor] = [:]
+        var observers: [UInt64: Observer] = [:]
+        var nextObserverID: UInt64 = 1
+
+        func layers(for name: String) -> RawLayers {
+            RawLayers(override: overrides[name], server: server[name])
+        }
+    }
+
+    private let state: Locked<State>
+    @usableFromInline let generation = Atomic<UInt64>(1)
+    @usableFromInline let readCache = StripedLock(stripeCount: 64) { ReadCacheTable() }
+
+    /// Creates an engine with initial server values and overrides, knowing the keys of `catalog`.
+    package init(
+        serverValues: [String: String] = [:],
+        overrides: [String: String] = [:],
+        catalog: ConfigurationCatalog? = nil
+    ) {
+        var initial = State(server: serverValues, overrides: overrides)
+        for descriptor in catalog?.keys ?? [] { initial.descriptors[descriptor.name] = descriptor }
+        state = Locked(initial)
+    }
+
+    deinit {
+        let observers = state.withLock { $0.observers.values }
+        for observer in observers { observer.finish?() }
+    }
+
+    // MARK: Reading
+
+    /// The key's effective value. A warm read is a generation check and a probe of this thread's cache stripe.
+    @inlinable
+    package func value<K: ConfigurationKey>(of key: K.Type) -> K.Value {
+        let current = generation.load(ordering: .acquiring)
+        let identity = ReadCacheTable.identity(of: K.self)
+        if let value = readCache.withLock({ $0.value(for: identity, generation: current, as: K.Value.self) }) {
+            return value
+        }
+        return resolveAndCache(K.self).value
+    }
+
+    /// The key's resolution, cached exactly as long as the key's wire strings stay the same.
+    @usableFromInline
+    package func resolveAndCache<K: ConfigurationKey>(_ key: K.Type) -> ConfigurationResolution<K.Value> {
+        let id = ObjectIdentifier(K.self)
+        let (layers, validAt, cached, known) = state.withLock {
+            state -> (RawLayers, UInt64, DecodedEntry?, Bool) in
+            (state.layers(for: K.name), state.generation, state.decoded[id], state.descriptors[K.name] != nil)
+        }
+        let box: ResolutionBox<K.Value>
+        if let cached, cached.layers == layers, let typed = cached.box as? ResolutionBox<K.Value> {
+            box = typed
+        } else {
+            box = ResolutionBox(layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:)))
+            let descriptor = known ? nil : ConfigurationKeyDescriptor(K.self)
+            state.withLock { state in
+                if state.layers(for: K.name) == layers {
+                    state.decoded[id] = DecodedEntry(layers: layers, box: box)
+                }
+                if let descriptor, state.descriptors[K.name] == nil {
+                    state.descriptors[K.name] = descriptor
+                }
+            }
+        }
+        let identity = ReadCacheTable.identity(of: K.self)
+        readCache.withLock { $0.store(box, for: identity, generation: validAt) }
+        return box.resolution
+    }
+
+    /// The type-erased resolution of the key named `name`, or `nil` when no registered key has that name.
+    package func resolution(forKeyNamed name: String) -> ConfigurationResolution<String?>? {
+        let (descriptor, layers) = state.withLock {
+            state -> (ConfigurationKeyDescriptor?, RawLayers) in (state.descriptors[name], state.layers(for: name))
+        }
+        return descriptor?.resolve(layers)
+    }
+
+    /// A consistent snapshot of every value at this instant.
+    package func snapshot() -> ConfigurationValues {
+        state.withLock { ConfigurationValues(server: $0.server, overrides: $0.overrides, decoded: $0.decoded) }
+    }
+
+    package var serverValues: [String: String] { state.withLock { $0.server } }
+    package var overrides: [String: String] { state.withLock { $0.overrides } }
+
+    /// The descriptor of the key named `name`, from a registered catalog or from an earlier typed read.
+    package func descriptor(named name: String) -> ConfigurationKeyDescriptor? {
+        state.withLock { $0.descriptors[name] }
+    }
+
+    /// Every key name the engine knows, sorted.
+    package var knownKeyNames: [String] { state.withLock { $0.descriptors.keys.sorted() } }
+
+    /// Makes the keys of `catalog` known, so string-level operations can validate them and change notifications
+    /// compare decoded values rather than raw strings.
+    package func register(_ catalog: ConfigurationCatalog) {
+        state.withLock { state in
+            for descriptor in catalog.keys { state.descriptors[descriptor.name] = descriptor }
+        }
+    }
+
+    // MARK: Validation
+
+    /// The wire string for `value`, checked to decode back.
+    package func wireString<K: ConfigurationKey>(for value: K.Value, of key: K.Type) throws(ConfigurationError)
+        -> String
+    {
+        let raw: String?
+        do {
+            raw = try K.encode(value)
+        } catch {
+            throw .unencodableValue(key: K.name, reason: "\(error)")
+        }
+        guard let raw else { throw .unencodableValue(key: K.name, reason: "encode(_:) returned nil") }
+        do {
+            _ = try K.decode(from: raw)
+        } catch {
+            throw .invalidValue(key: K.name, value: raw, reason: "\(error)")
+        }
+        if state.withLock({ $0.descriptors[K.name] == nil }) {
+            let descriptor = ConfigurationKeyDescriptor(K.self)
+            state.withLock { state in
+                if state.descriptors[K.name] == nil { state.descriptors[K.name] = descriptor }
+            }
+        }
+        return raw
+    }
+
+    /// Checks `raw` against the key named `name`; throws ``ConfigurationError/unknownKey(_:suggestions:)`` or
+    /// ``ConfigurationError/invalidValue(key:value:reason:)``.
+    package func validate(_ raw: String, forKeyNamed name: String) throws(ConfigurationError) {
+        let (descriptor, known) = state.withLock { ($0.descriptors[name], Array($0.descriptors.keys)) }
+        guard let descriptor else {
+            throw .unknownKey(name, suggestions: NameSuggestions.nearest(to: name, in: known))
+        }
+        do {
+            _ = try descriptor.validate(raw)
+        } catch {
+            throw .invalidValue(key: name, value: raw, reason: error.description)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Replaces the server layer; overrides are untouched.
+    package func replaceServerValues(_ values: [String: String]) {
+        update(touching: nil) { $0.server = values }
+    }
+
+    /// Sets (or, with `nil`, removes) the server value of the key named `name`, as if one key of a sync changed.
+    package func setServerValue(_ raw: String?, forKeyNamed name: String) {
+        update(touching: [name]) { $0.server[name] = raw }
+    }
+
+    /// Sets (or, with `nil`, removes) the override of the key named `name`, without validation.
+    package func setOverride(_ raw: String?, forKeyNamed name: String) {
+        update(touching: [name]) { $0.overrides[name] = raw }
+    }
+
+    /// Replaces the whole override layer, for example after another process changed the override store.
+    package func replaceOverrides(_ overrides: [String: String]) {
+        update(touching: nil) { $0.overrides = overrides }
+    }
+
+    /// Applies `mutate`, then notifies observers of every key whose effective value changed.
+    ///
+    /// `touching` names the keys `mutate` can change; `nil` means "compare everything".
+    private func update(touching names: Set<String>?, _ mutate: (inout State) -> Void) {
+        typealias Transition = (old: RawLayers, new: RawLayers, descriptor: ConfigurationKeyDescriptor?)
+        let (transitions, observers) = state.withLock { state -> ([String: Transition], [Observer]) in
+            let before = (server: state.server, overrides: state.overrides)
+            mutate(&state)
+            var transitions: [String: Transition] = [:]
+            func compare(_ name: String) {
+                let old = RawLayers(override: before.overrides[name], server: before.server[name])
+                let new = state.layers(for: name)
+                if old != new { transitions[name] = (old, new, state.descriptors[name]) }
+            }
+            if let names {
+                names.forEach(compare)
+            } else {
+                for name in before.server.keys where transitions[name] == nil { compare(name) }
+                for name in state.server.keys where transitions[name] == nil { compare(name) }
+                for name in before.overrides.keys where transitions[name] == nil { compare(name) }
+                for name in state.overrides.keys where transitions[name] == nil { compare(name) }
+            }
+            guard !transitions.isEmpty else { return ([:], []) }
+            state.generation += 1
+            generation.store(state.generation, ordering: .releasing)
+            return (transitions, state.observers.sorted { $0.key < $1.key }.map(\.value))
+        }
+        let changed = Set(
+            transitions.compactMap { name, transition in
+                Self.effectiveValue(transition.old, transition.descriptor)
+                    == Self.effectiveValue(transition.new, transition.descriptor) ? nil : name
+            }
+        )
+        guard !changed.isEmpty else { return }
+        for observer in observers { observer.handler(changed) }
+    }
+
+    /// What counts as "the effective value" when deciding whether a key changed: the canonical wire string of the
+    /// decoded value for known keys (so `"01"` and `"1"` are the same integer), the winning raw string otherwise.
+    private static func effectiveValue(_ layers: RawLayers, _ descriptor: ConfigurationKeyDescriptor?) -> String? {
+        guard let descriptor else { return layers.override ?? layers.server }
+        return descriptor.resolve(layers).value
+    }
+
+    // MARK: Observing
+
+    /// Calls `handler` with the names of the keys whose effective value changed, after each change, outside the
+    /// lock; `finish` runs when the engine goes away.
+    package func observe(
+        _ handler: @escaping @Sendable (Set<String>) -> Void,
+        finish: (@Sendable () -> Void)? = nil
+    ) -> ConfigurationObservation {
+        let id = state.withLock { state in
+            defer { state.nextObserverID += 1 }
+            state.observers[state.nextObserverID] = Observer(handler: handler, finish: finish)
+            return state.nextObserverID
+        }
+        return ConfigurationObservation { [weak self] in
+            let removed = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+            removed?.finish?()
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// Typed access to dynamically delivered configuration, with debug overrides.
+///
+/// Read any registered key as a property; the type comes from the key's declaration:
+///
+/// ```swift
+/// func useIt(service: some ConfigurationService) -> Bool {
+///     let quality: ImageTransferQuality = service.imageMedium
+///     return service.albumLikeEnabled && quality.maxDimension > 0
+/// }
+/// ```
+///
+/// Values come from three sources with a fixed priority: ``ValueSource/overridden`` > ``ValueSource/server`` >
+/// ``ValueSource/default``. A candidate that fails to decode falls through to the next source and is reported in
+/// ``resolution(of:)``, never silently. The service has reference semantics: every read gives the latest value.
+/// For several related keys read at one instant, take a snapshot with ``values()``.
+///
+/// Implementations in this package: ``LiveConfigurationService`` and `MockConfigurationService` (in
+/// `ServiceConfigurationTesting`); both share one engine, so tests behave like production.
+@dynamicMemberLookup
+public protocol ConfigurationService: AnyObject, Sendable {
+    /// The key's effective value.
+    subscript<K: ConfigurationKey>(key: K.Type) -> K.Value { get }
+
+    /// The key's effective value, its source, and every rejected candidate.
+    func resolution<K: ConfigurationKey>(of key: K.Type) -> ConfigurationResolution<K.Value>
+
+    /// The type-erased resolution of the key named `name` (values as canonical wire strings), or `nil` when the
+    /// service knows no key by that name (keys become known from a catalog or by being read).
+    func resolution(forKeyNamed name: String) -> ConfigurationResolution<String?>?
+
+    /// A consistent snapshot of every value at this instant.
+    func values() -> ConfigurationValues
+
+    /// The server layer: the wire strings from the last sync.
+    var serverValues: [String: String] { get }
+
+    /// The override layer: wire strings set by people or tests.
+    var overrides: [String: String] { get }
+
+    /// Replaces the server layer with a new sync; overrides are kept.
+    func updateServerValues(_ values: [String: String])
+
+    /// Overrides the key with `value`; throws when the value cannot be encoded or does not decode back.
+    func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws
+
+    /// Overrides the key named `name` with a wire string; throws ``ConfigurationError/unknownKey(_:suggestions:)``
+    /// or ``ConfigurationError/invalidValue(key:value:reason:)`` (naming the key and the reason) and changes nothing.
+    func setOverride(rawValue: String, forKeyNamed name: String) throws
+
+    /// Removes the override of the key named `name`, if any.
+    func removeOverride(forKeyNamed name: String) throws
+
+    /// Removes every override.
+    func removeAllOverrides() throws
+
+    /// Calls `handler` with the names of the keys whose effective value changed, after each change (the state is
+    /// updated and the lock released first), and `finish` once when the service goes away. Keep the returned
+    /// observation alive as long as you want the calls.
+    func observe(
+        _ handler: @escaping @Sendable (Set<String>) -> Void,
+        finish: (@Sendable () -> Void)?
+    ) -> ConfigurationObservation
+}
+
+extension ConfigurationService {
+    /// Reads a key as a property: `service.albumLikeEnabled`.
+    @inlinable
+    public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationDynamicLookup, K>) -> K.Value {
+        self[K.self]
+    }
+
+    /// Calls `handler` with the names of the keys whose effective value changed, after each change.
+    ///
+    /// ```swift
+    /// let observation = service.observe { names in print("changed:", names.sorted()) }
+    /// ```
+    public func observe(_ handler: @escaping @Sendable (Set<String>) -> Void) -> ConfigurationObservation {
+        observe(handler, finish: nil)
+    }
+
+    /// Removes the key's override, if any.
+    public func removeOverride<K: ConfigurationKey>(for key: K.Type) throws {
+        try removeOverride(forKeyNamed: K.name)
+    }
+
+    /// Whether the A/B key's current variant counts as enabled.
+    public func isEnabled<K: ConfigurationKey>(_ key: K.Type) -> Bool where K.Value: ConfigurationExperimentVariant {
+        self[K.self].isEnabled
+    }
+
+    /// A snapshot restricted to one scope: `service.values(in: ConfigurationScopes.Photos.self).albumLikeEnabled`.
+    public func values<Scope: ConfigurationScope>(in scope: Scope.Type) -> ScopedConfigurationValues<Scope> {
+        ScopedConfigurationValues(values())
+    }
+}

@@ -1,0 +1,88 @@
+/// A value-type snapshot of every key's resolved value, taken at one instant.
+///
+/// A feature that reads several related keys reads them from one snapshot, so it never sees half of a server
+/// sync:
+///
+/// ```swift
+/// let values = service.values()
+/// if values.albumLikeEnabled { configureLikes(limit: values.albumLikeLimit) }
+/// ```
+///
+/// Taking a snapshot copies no values (the layers are copy-on-write); values are decoded when first read, or
+/// taken from the service's decoded cache when it was valid at the snapshot's instant.
+@dynamicMemberLookup
+public struct ConfigurationValues: Sendable {
+    /// The server layer at the snapshot's instant.
+    public let serverValues: [String: String]
+    /// The override layer at the snapshot's instant.
+    public let overrides: [String: String]
+    private let decoded: [ObjectIdentifier: ConfigurationEngine.DecodedEntry]
+
+    /// Creates a snapshot from explicit layers, for example in a unit test or a preview.
+    public init(serverValues: [String: String] = [:], overrides: [String: String] = [:]) {
+        self.init(server: serverValues, overrides: overrides, decoded: [:])
+    }
+
+    init(
+        server: [String: String], overrides: [String: String],
+        decoded: [ObjectIdentifier: ConfigurationEngine.DecodedEntry]
+    ) {
+        self.serverValues = server
+        self.overrides = overrides
+        self.decoded = decoded
+    }
+
+    /// Reads a key as a property: `values.albumLikeEnabled`.
+    public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationDynamicLookup, K>) -> K.Value {
+        self[K.self]
+    }
+
+    /// The key's value at the snapshot's instant.
+    public subscript<K: ConfigurationKey>(key: K.Type) -> K.Value {
+        resolution(of: K.self).value
+    }
+
+    /// The key's resolution at the snapshot's instant.
+    public func resolution<K: ConfigurationKey>(of key: K.Type) -> ConfigurationResolution<K.Value> {
+        let layers = RawLayers(override: overrides[K.name], server: serverValues[K.name])
+        if let entry = decoded[ObjectIdentifier(K.self)], entry.layers == layers,
+            let box = entry.box as? ResolutionBox<K.Value>
+        {
+            return box.resolution
+        }
+        return layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:))
+    }
+
+    /// The snapshot restricted to one scope's keys.
+    public func scoped<Scope: ConfigurationScope>(to scope: Scope.Type) -> ScopedConfigurationValues<Scope> {
+        ScopedConfigurationValues(self)
+    }
+}
+
+/// A ``ConfigurationValues`` snapshot restricted, at compile time, to the keys of one scope.
+///
+/// ```swift
+/// let photos = service.values(in: ConfigurationScopes.Photos.self)
+/// photos.albumLikeEnabled        // compiles
+/// photos.chatTypingIndicator     // does not: not a Photos key
+/// ```
+@dynamicMemberLookup
+public struct ScopedConfigurationValues<Scope: ConfigurationScope>: Sendable {
+    /// The whole snapshot this view reads from.
+    public let values: ConfigurationValues
+
+    /// Creates a view of `values` restricted to `Scope`.
+    public init(_ values: ConfigurationValues) {
+        self.values = values
+    }
+
+    /// Reads one of the scope's keys as a property.
+    public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<Scope, K>) -> K.Value {
+        values[K.self]
+    }
+
+    /// The resolution of one of the scope's keys.
+    public func resolution<K: ConfigurationKey>(of keyPath: KeyPath<Scope, K>) -> ConfigurationResolution<K.Value> {
+        values.resolution(of: K.self)
+    }
+}
