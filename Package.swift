@@ -14,6 +14,15 @@ let package = Package(
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
     ],
+    traits: [
+        .trait(
+            name: "DebugOverrides",
+            description: "Compiles in the debug override layer (overrides, the override store, the debug menu's "
+                + "editing). Disable it for release builds that must ignore any override file: "
+                + ".package(..., traits: [])."
+        ),
+        .default(enabledTraits: ["DebugOverrides"]),
+    ],
     targets: [
         .target(name: "ServiceConfiguration", swiftSettings: swiftSettings),
         .target(
@@ -28,9 +37,18 @@ let package = Package(
             path: "Sources/ConfigurationBenchmarks",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "store-test-helper",
+            dependencies: ["ServiceConfiguration"],
+            path: "Tests/StoreTestHelper",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ServiceConfigurationTests",
-            dependencies: ["ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration"],
+            dependencies: [
+                "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper",
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

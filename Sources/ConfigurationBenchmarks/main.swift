@@ -1,6 +1,8 @@
-// Read-path benchmarks for ServiceConfiguration. Run in release mode:
+// Benchmarks for ServiceConfiguration. Run in release mode:
 //
-//     swift run -c release config-benchmarks
+//     swift run -c release config-benchmarks           # everything
+//     swift run -c release config-benchmarks reads     # key reads only
+//     swift run -c release config-benchmarks store     # the override store only
 //
 // Every figure is the median of several trials in this one process, so ratios compare like with like. Thread
 // scaling alternates one-thread and two-thread trials and reports the median of the per-trial ratios.
@@ -101,67 +103,88 @@ func row(_ name: String, _ value: Double, unit: String = "ns/read", note: String
 @inline(never) func readGeneric(_ service: some ConfigurationService) -> Bool { service.albumLikeEnabled }
 @inline(never) func readExistential(_ service: any ConfigurationService) -> Bool { service.albumLikeEnabled }
 
-let rules = (0..<12).map {
-    UploadRule(
-        pattern: "uploads/category-\($0)/**/*.{jpg,heic,png,mp4}", maxBytes: 1 << (20 + $0 % 5), wifiOnly: $0 % 3 == 0)
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-writer" {
+    // The other process of the live-reload benchmark: the time its write started and returned, then the write.
+    let store = FileOverrideStore(url: URL(fileURLWithPath: CommandLine.arguments[2]))
+    let started = nanoseconds()
+    try store.set(CommandLine.arguments[4], forKey: CommandLine.arguments[3])
+    print(started, nanoseconds())
+    exit(0)
 }
-let rulesJSON = try ConfigurationScopes.Bench.RulesKey.encode(rules)!
-var server = DemoConfiguration.serverValues
-server["function.album.like.enabled"] = "Y"
-server[ConfigurationScopes.Bench.RulesKey.name] = rulesJSON
-let service = LiveConfigurationService(serverValues: server, catalog: try DemoConfiguration.makeCatalog())
-precondition(service.albumLikeEnabled && service.benchRules == rules)
-let naive = Mutex<[String: String]>(["function.album.like.enabled": "Y"])
-let defaults = UserDefaults(suiteName: "ServiceConfigurationBenchmarks") ?? .standard
-defaults.set(true, forKey: "function.album.like.enabled")
-let sharedRules = Mutex(rules)
 
-let iterations = 5_000_000
-let cores = ProcessInfo.processInfo.activeProcessorCount
-print("ServiceConfiguration read benchmarks (release build; median of 7 trials; \(cores) cores)")
-print("")
-print("| read | time | note |")
-print("|---|---:|---|")
-let boolRead = timePerCall(iterations: iterations) { blackHole(service.albumLikeEnabled) }
-row("Bool: `service.albumLikeEnabled` on `LiveConfigurationService`", boolRead, note: "target <= 25 ns")
-let genericRead = timePerCall(iterations: iterations) { blackHole(readGeneric(service)) }
-row("Bool: through `some ConfigurationService`, not inlined", genericRead)
-let existentialRead = timePerCall(iterations: iterations) { blackHole(readExistential(service)) }
-row("Bool: through `any ConfigurationService`", existentialRead)
-let naiveRead = timePerCall(iterations: iterations) {
-    blackHole(naive.withLock { $0["function.album.like.enabled"] == "Y" })
+let section = CommandLine.arguments.dropFirst().first ?? "all"
+guard ["all", "reads", "store"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store]")
+    exit(2)
 }
-row("Baseline: `Mutex<[String: String]>` lookup + \"Y\" compare", naiveRead)
-let defaultsRead = timePerCall(iterations: iterations / 20) {
-    blackHole(defaults.bool(forKey: "function.album.like.enabled"))
-}
-row("Baseline: `UserDefaults.bool(forKey:)`", defaultsRead)
-let jsonRead = timePerCall(iterations: iterations) { blackHole(service.benchRules) }
-row("JSON: `[UploadRule]` key, \(rulesJSON.utf8.count)-byte payload", jsonRead, note: "target <= 2x Bool")
-let copyFloor =
-    timePerCall(iterations: iterations) { blackHole(sharedRules.withLock { $0 }) }
-    - timePerCall(iterations: iterations) { blackHole(sharedRules.withLock { $0.isEmpty }) }
-row("Floor: copying an array value out of shared storage", copyFloor, note: "one retain + one release")
-let jsonDecode = timePerCall(iterations: 2_000) {
-    blackHole(try? ConfigurationScopes.Bench.RulesKey.decode(from: rulesJSON))
-}
-row("JSON: decoding the payload (what the cache saves per read)", jsonDecode)
-let threads = scaling(iterations: iterations) { blackHole(service.albumLikeEnabled) }
-row("Bool: 1 thread", threads.one / 1e6, unit: "M reads/s")
-row("Bool: 2 threads at once", threads.two / 1e6, unit: "M reads/s", note: "target >= 1.8x one thread")
-let naiveThreads = scaling(iterations: iterations / 4) {
-    blackHole(naive.withLock { $0["function.album.like.enabled"] == "Y" })
-}
-row("Baseline `Mutex`: 1 thread", naiveThreads.one / 1e6, unit: "M reads/s")
-row("Baseline `Mutex`: 2 threads at once", naiveThreads.two / 1e6, unit: "M reads/s")
+if section != "store" { try readBenchmarks() }
+if section != "reads" { try storeBenchmarks() }
 
-print("")
-print("Ratios (same process):")
-print(String(format: "  Bool read vs Mutex baseline:    %.1fx faster", naiveRead / boolRead))
-print(String(format: "  Bool read vs UserDefaults:      %.0fx faster", defaultsRead / boolRead))
-print(String(format: "  JSON read / Bool read:          %.2f (target <= 2)", jsonRead / boolRead))
-print(
-    String(
-        format: "  JSON read - Bool read:          %.1f ns (array copy floor %.1f ns)", jsonRead - boolRead, copyFloor))
-print(String(format: "  2 threads / 1 thread:           %.2fx (target >= 1.8)", threads.ratio))
-print(String(format: "  2 threads / 1 thread (Mutex):   %.2fx", naiveThreads.ratio))
+func readBenchmarks() throws {
+    let rules = (0..<12).map {
+        UploadRule(
+            pattern: "uploads/category-\($0)/**/*.{jpg,heic,png,mp4}", maxBytes: 1 << (20 + $0 % 5),
+            wifiOnly: $0 % 3 == 0)
+    }
+    let rulesJSON = try ConfigurationScopes.Bench.RulesKey.encode(rules)!
+    var server = DemoConfiguration.serverValues
+    server["function.album.like.enabled"] = "Y"
+    server[ConfigurationScopes.Bench.RulesKey.name] = rulesJSON
+    let service = LiveConfigurationService(serverValues: server, catalog: try DemoConfiguration.makeCatalog())
+    precondition(service.albumLikeEnabled && service.benchRules == rules)
+    let naive = Mutex<[String: String]>(["function.album.like.enabled": "Y"])
+    let defaults = UserDefaults(suiteName: "ServiceConfigurationBenchmarks") ?? .standard
+    defaults.set(true, forKey: "function.album.like.enabled")
+    let sharedRules = Mutex(rules)
+
+    let iterations = 5_000_000
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    print("ServiceConfiguration read benchmarks (release build; median of 7 trials; \(cores) cores)")
+    print("")
+    print("| read | time | note |")
+    print("|---|---:|---|")
+    let boolRead = timePerCall(iterations: iterations) { blackHole(service.albumLikeEnabled) }
+    row("Bool: `service.albumLikeEnabled` on `LiveConfigurationService`", boolRead, note: "target <= 25 ns")
+    let genericRead = timePerCall(iterations: iterations) { blackHole(readGeneric(service)) }
+    row("Bool: through `some ConfigurationService`, not inlined", genericRead)
+    let existentialRead = timePerCall(iterations: iterations) { blackHole(readExistential(service)) }
+    row("Bool: through `any ConfigurationService`", existentialRead)
+    let naiveRead = timePerCall(iterations: iterations) {
+        blackHole(naive.withLock { $0["function.album.like.enabled"] == "Y" })
+    }
+    row("Baseline: `Mutex<[String: String]>` lookup + \"Y\" compare", naiveRead)
+    let defaultsRead = timePerCall(iterations: iterations / 20) {
+        blackHole(defaults.bool(forKey: "function.album.like.enabled"))
+    }
+    row("Baseline: `UserDefaults.bool(forKey:)`", defaultsRead)
+    let jsonRead = timePerCall(iterations: iterations) { blackHole(service.benchRules) }
+    row("JSON: `[UploadRule]` key, \(rulesJSON.utf8.count)-byte payload", jsonRead, note: "target <= 2x Bool")
+    let copyFloor =
+        timePerCall(iterations: iterations) { blackHole(sharedRules.withLock { $0 }) }
+        - timePerCall(iterations: iterations) { blackHole(sharedRules.withLock { $0.isEmpty }) }
+    row("Floor: copying an array value out of shared storage", copyFloor, note: "one retain + one release")
+    let jsonDecode = timePerCall(iterations: 2_000) {
+        blackHole(try? ConfigurationScopes.Bench.RulesKey.decode(from: rulesJSON))
+    }
+    row("JSON: decoding the payload (what the cache saves per read)", jsonDecode)
+    let threads = scaling(iterations: iterations) { blackHole(service.albumLikeEnabled) }
+    row("Bool: 1 thread", threads.one / 1e6, unit: "M reads/s")
+    row("Bool: 2 threads at once", threads.two / 1e6, unit: "M reads/s", note: "target >= 1.8x one thread")
+    let naiveThreads = scaling(iterations: iterations / 4) {
+        blackHole(naive.withLock { $0["function.album.like.enabled"] == "Y" })
+    }
+    row("Baseline `Mutex`: 1 thread", naiveThreads.one / 1e6, unit: "M reads/s")
+    row("Baseline `Mutex`: 2 threads at once", naiveThreads.two / 1e6, unit: "M reads/s")
+
+    print("")
+    print("Ratios (same process):")
+    print(String(format: "  Bool read vs Mutex baseline:    %.1fx faster", naiveRead / boolRead))
+    print(String(format: "  Bool read vs UserDefaults:      %.0fx faster", defaultsRead / boolRead))
+    print(String(format: "  JSON read / Bool read:          %.2f (target <= 2)", jsonRead / boolRead))
+    print(
+        String(
+            format: "  JSON read - Bool read:          %.1f ns (array copy floor %.1f ns)", jsonRead - boolRead,
+            copyFloor))
+    print(String(format: "  2 threads / 1 thread:           %.2fx (target >= 1.8)", threads.ratio))
+    print(String(format: "  2 threads / 1 thread (Mutex):   %.2fx", naiveThreads.ratio))
+}

@@ -79,20 +79,33 @@ public final class MockConfigurationService: ConfigurationService {
 
     /// Overrides the key with `value`.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
+        try requireOverrides()
         engine.setOverride(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
     }
 
     /// Overrides the key named `name` with a validated wire string.
     public func setOverride(rawValue: String, forKeyNamed name: String) throws {
+        try requireOverrides()
         try engine.validate(rawValue, forKeyNamed: name)
         engine.setOverride(rawValue, forKeyNamed: name)
     }
 
     /// Removes the override of the key named `name`, if any.
-    public func removeOverride(forKeyNamed name: String) throws { engine.setOverride(nil, forKeyNamed: name) }
+    public func removeOverride(forKeyNamed name: String) throws {
+        try requireOverrides()
+        engine.setOverride(nil, forKeyNamed: name)
+    }
 
     /// Removes every override.
-    public func removeAllOverrides() throws { engine.replaceOverrides([:]) }
+    public func removeAllOverrides() throws {
+        try requireOverrides()
+        engine.replaceOverrides([:])
+    }
+
+    /// Throws, as the live service does, when the build has no override layer.
+    private func requireOverrides() throws {
+        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+    }
 
     /// Calls `handler` after each change with the names of the keys whose effective value changed.
     public func observe(

@@ -1,4 +1,5 @@
 // swift-format-ignore-file: DoNotUseSemicolons
+
 // (The declarations below are kept exactly as the issue and the README write them.)
 // This target plays the part of a feature module: it sees only the public API of ServiceConfiguration, exactly as
 // a module that owns its keys would. The declarations below are the ones from the README, written as is.

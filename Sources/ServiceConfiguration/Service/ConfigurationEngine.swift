@@ -34,6 +34,15 @@ package final class ConfigurationEngine: Sendable {
         }
     }
 
+    /// Whether this build has the override layer (the `DebugOverrides` package trait, on by default).
+    package static var overridesCompiledIn: Bool {
+        #if DebugOverrides
+            true
+        #else
+            false
+        #endif
+    }
+
     private let state: Locked<State>
     @usableFromInline let generation = Atomic<UInt64>(1)
     @usableFromInline let readCache = StripedLock(stripeCount: 64) { ReadCacheTable() }
@@ -44,7 +53,7 @@ package final class ConfigurationEngine: Sendable {
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil
     ) {
-        var initial = State(server: serverValues, overrides: overrides)
+        var initial = State(server: serverValues, overrides: Self.overridesCompiledIn ? overrides : [:])
         for descriptor in catalog?.keys ?? [] { initial.descriptors[descriptor.name] = descriptor }
         state = Locked(initial)
     }
@@ -182,12 +191,23 @@ package final class ConfigurationEngine: Sendable {
 
     /// Sets (or, with `nil`, removes) the override of the key named `name`, without validation.
     package func setOverride(_ raw: String?, forKeyNamed name: String) {
+        guard Self.overridesCompiledIn else { return }
         update(touching: [name]) { $0.overrides[name] = raw }
     }
 
-    /// Replaces the whole override layer, for example after another process changed the override store.
+    /// Replaces the whole override layer.
     package func replaceOverrides(_ overrides: [String: String]) {
+        guard Self.overridesCompiledIn else { return }
         update(touching: nil) { $0.overrides = overrides }
+    }
+
+    /// Sets (a string) or removes (`nil`) the overrides of the given keys, for example the keys an override store
+    /// reports as changed; other overrides stay.
+    package func updateOverrides(_ changes: [String: String?]) {
+        guard Self.overridesCompiledIn, !changes.isEmpty else { return }
+        update(touching: Set(changes.keys)) { state in
+            for (key, value) in changes { state.overrides[key] = value }
+        }
     }
 
     /// Applies `mutate`, then notifies observers of every key whose effective value changed.

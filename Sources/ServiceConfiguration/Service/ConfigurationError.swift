@@ -17,6 +17,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case scopeHasNoKeys(String)
     /// Two scopes in one catalog have the same name.
     case duplicateScopeName(String)
+    /// This build has no override layer (the `DebugOverrides` package trait is off).
+    case overridesDisabled
 
     /// The message shown to people.
     public var description: String {
@@ -35,6 +37,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             return "scope \(scope) lists no keys; if reflection metadata is stripped, implement `static var keys`"
         case .duplicateScopeName(let scope):
             return "two scopes are named \(scope); give one a distinct `static var name`"
+        case .overridesDisabled:
+            return "overrides are compiled out of this build (the DebugOverrides package trait is off)"
         }
     }
 }

@@ -1,18 +1,29 @@
 /// The production ``ConfigurationService``: server values from your sync code, overrides from people and tools.
 ///
 /// ```swift
-/// let service = LiveConfigurationService(catalog: try ConfigurationCatalog(scopes: [ConfigurationScopes.Photos.self]))
-/// service.updateServerValues(["function.album.like.enabled": "Y"])   // after each server sync
+/// let store = FileOverrideStore(url: FileOverrideStore.defaultURL(appName: "demo"))
+/// let service = LiveConfigurationService(serverValues: lastSync, catalog: catalog, overrideStore: store)
+/// service.updateServerValues(newSync)   // after each server sync; overrides stay
 /// if service.albumLikeEnabled { ... }
 /// ```
 ///
-/// `LiveConfigurationService` is `Sendable` without `@unchecked`: its only stored state is a ``ConfigurationEngine``
+/// With an override store, overrides survive restarts, every change is saved before it takes effect, and changes
+/// other processes (the debug menu, `config-menu set`) make to the file reach this service within a second and
+/// fire its change notifications. Without one, overrides live in memory.
+///
+/// `LiveConfigurationService` is `Sendable` without `@unchecked`: its state lives in a ``ConfigurationEngine``
 /// whose mutable state sits in one `Mutex`. Decoding runs outside the lock, so a key's custom `decode` may read
-/// other keys of the same service. A warm read takes no shared lock (see ``ConfigurationEngine``).
+/// other keys of the same service. A warm read takes no shared lock.
+///
+/// Builds without the `DebugOverrides` package trait have no override layer: the store is never read, and
+/// setting an override throws ``ConfigurationError/overridesDisabled``.
 public final class LiveConfigurationService: ConfigurationService {
     @usableFromInline let engine: ConfigurationEngine
+    /// The store that persists this service's overrides, if any.
+    public let overrideStore: FileOverrideStore?
+    private let storeObservation: ConfigurationObservation?
 
-    /// Creates a service with initial server values and overrides.
+    /// Creates a service with initial server values and in-memory overrides.
     ///
     /// Pass the program's `catalog` so string-level operations (the debug menu, the command-line tool) can validate
     /// every key and change notifications compare decoded values; keys not in the catalog become known when read.
@@ -22,6 +33,46 @@ public final class LiveConfigurationService: ConfigurationService {
         catalog: ConfigurationCatalog? = nil
     ) {
         engine = ConfigurationEngine(serverValues: serverValues, overrides: overrides, catalog: catalog)
+        overrideStore = nil
+        storeObservation = nil
+    }
+
+    /// Creates a service whose overrides live in `overrideStore`.
+    ///
+    /// The store is read now; a problem with the file (see ``FileOverrideStore/lastError``) leaves the service on
+    /// server and default values. With a `watchMode`, changes other processes make to the file are picked up live;
+    /// pass `nil` to read the file only now and on your own ``FileOverrideStore/reload()`` calls.
+    public init(
+        serverValues: [String: String] = [:],
+        catalog: ConfigurationCatalog? = nil,
+        overrideStore: FileOverrideStore,
+        watchMode: OverrideStoreWatchMode? = .automatic
+    ) {
+        guard ConfigurationEngine.overridesCompiledIn else {
+            engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog)
+            self.overrideStore = nil
+            storeObservation = nil
+            return
+        }
+        overrideStore.reload()
+        let engine = ConfigurationEngine(
+            serverValues: serverValues,
+            overrides: overrideStore.entries.mapValues(\.value),
+            catalog: catalog
+        )
+        self.engine = engine
+        self.overrideStore = overrideStore
+        storeObservation = overrideStore.observe { change in
+            engine.updateOverrides(change.changes.mapValues { $0?.value })
+        }
+        // Pick up anything written between the first read and the observation.
+        overrideStore.reload()
+        engine.replaceOverrides(overrideStore.entries.mapValues(\.value))
+        if let watchMode { overrideStore.startWatching(watchMode) }
+    }
+
+    deinit {
+        storeObservation?.cancel()
     }
 
     /// The key's effective value.
@@ -55,24 +106,57 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Replaces the server layer; overrides are kept.
     public func updateServerValues(_ values: [String: String]) { engine.replaceServerValues(values) }
 
-    /// Overrides the key with `value`.
+    /// Overrides the key with `value`, saving it to the override store first if there is one.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
-        engine.setOverride(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
+        try writeOverride(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name, note: nil)
     }
 
     /// Overrides the key named `name` with a validated wire string.
     public func setOverride(rawValue: String, forKeyNamed name: String) throws {
+        try setOverride(rawValue: rawValue, forKeyNamed: name, note: nil)
+    }
+
+    /// Overrides the key named `name` with a validated wire string and a note kept with it in the store.
+    ///
+    /// Throws ``ConfigurationError`` for an unknown key or an invalid value, ``OverrideStoreError`` when the store
+    /// cannot save; in both cases nothing changes.
+    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
         try engine.validate(rawValue, forKeyNamed: name)
-        engine.setOverride(rawValue, forKeyNamed: name)
+        try writeOverride(rawValue, forKeyNamed: name, note: note)
     }
 
     /// Removes the override of the key named `name`, if any.
-    public func removeOverride(forKeyNamed name: String) throws { engine.setOverride(nil, forKeyNamed: name) }
+    public func removeOverride(forKeyNamed name: String) throws {
+        try writeOverride(nil, forKeyNamed: name, note: nil)
+    }
 
     /// Removes every override.
-    public func removeAllOverrides() throws { engine.replaceOverrides([:]) }
+    public func removeAllOverrides() throws {
+        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        if let overrideStore {
+            try overrideStore.removeAll()
+        } else {
+            engine.replaceOverrides([:])
+        }
+    }
+
+    /// Saves first (the store's observation then updates the engine), so nothing is shown as done before it is.
+    private func writeOverride(_ raw: String?, forKeyNamed name: String, note: String?) throws {
+        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        guard let overrideStore else {
+            engine.setOverride(raw, forKeyNamed: name)
+            return
+        }
+        if let raw {
+            try overrideStore.set(raw, forKey: name, serverValue: engine.serverValues[name], note: note)
+        } else {
+            try overrideStore.removeValue(forKey: name)
+        }
+    }
 
     /// Calls `handler` after each change with the names of the keys whose effective value changed.
+    ///
+    /// Changes read from the override store by its watcher are announced on the watcher's thread.
     public func observe(
         _ handler: @escaping @Sendable (Set<String>) -> Void,
         finish: (@Sendable () -> Void)?

@@ -1,0 +1,99 @@
+import Foundation
+import ServiceConfiguration
+
+/// Override store: saving one override into files of 10 to 10,000 overrides, and how fast another process's write
+/// reaches a running service.
+func storeBenchmarks() throws {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("config-benchmarks-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    print("")
+    print("Override store (release build; \(folder.path))")
+    print("")
+    print("| operation | median | p95 | worst | note |")
+    print("|---|---:|---:|---:|---|")
+    for size in [10, 1_000, 10_000] {
+        let store = FileOverrideStore(url: folder.appendingPathComponent("set-\(size)/overrides.json"))
+        try store.modify { entries in
+            for index in 0..<size {
+                entries["function.synthetic.scope\(index % 100).key\(index).enabled"] = OverrideEntry(
+                    value: index.isMultiple(of: 2) ? "Y" : "N",
+                    serverValueWhenSet: "N",
+                    note: index.isMultiple(of: 10) ? "synthetic scenario \(index)" : nil
+                )
+            }
+        }
+        var samples: [Double] = []
+        for round in 0..<60 {
+            let start = nanoseconds()
+            try store.set(
+                String(round), forKey: "function.synthetic.scope\(round % 100).key\(round).enabled", serverValue: "N")
+            samples.append(Double(nanoseconds() - start) / 1e6)
+        }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: store.url.path)[.size] as? Int) ?? 0
+        let note = size == 10_000 ? "target: median <= 5 ms; file \(bytes / 1024) KiB" : "file \(bytes / 1024) KiB"
+        printRow("set one override + save, \(size) in the file", samples, unit: "ms", note: note)
+        var reads: [Double] = []
+        for _ in 0..<20 {
+            let start = nanoseconds()
+            precondition(FileOverrideStore(url: store.url).reload() == nil)
+            reads.append(Double(nanoseconds() - start) / 1e6)
+        }
+        printRow(
+            "read and check the whole file, \(size) in it", reads, unit: "ms",
+            note: "on start, and on another process's change")
+    }
+
+    for (label, mode) in [
+        ("inotify", OverrideStoreWatchMode.inotify), ("polling every 250 ms", .polling(interval: .milliseconds(250))),
+    ] {
+        let url = folder.appendingPathComponent("live-\(label.prefix(7))/overrides.json")
+        let store = FileOverrideStore(url: url)
+        let service = LiveConfigurationService(overrideStore: store, watchMode: mode)
+        let arrivals = Locked<[String: UInt64]>([:])
+        let observation = service.observe { names in
+            let now = nanoseconds()
+            arrivals.withLock { for name in names where $0[name] == nil { $0[name] = now } }
+        }
+        var samples: [Double] = []
+        var writeTimes: [Double] = []
+        for round in 0..<25 {
+            let key = "live.key\(round)"
+            let writer = Process()
+            writer.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            writer.arguments = ["--store-writer", url.path, key, "Y"]
+            let output = Pipe()
+            writer.standardOutput = output
+            try writer.run()
+            let stamps = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
+            writer.waitUntilExit()
+            let written = stamps.first ?? 0
+            if stamps.count == 2 { writeTimes.append(Double(stamps[1] - stamps[0]) / 1e6) }
+            let deadline = Date().addingTimeInterval(3)
+            while arrivals.withLock({ $0[key] }) == nil, Date() < deadline { usleep(1_000) }
+            guard let arrived = arrivals.withLock({ $0[key] }), written > 0 else {
+                print("| live reload (\(label)) | lost a notification in round \(round) | | | |")
+                break
+            }
+            samples.append(Double(Int64(arrived) - Int64(written)) / 1e6)
+            usleep(UInt32.random(in: 0...50_000))
+        }
+        printRow(
+            "live reload (\(label)): other process starts its write -> notification here",
+            samples,
+            unit: "ms",
+            note:
+                "target: < 1 s; the write itself takes \(String(format: "%.2f", writeTimes.sorted()[writeTimes.count / 2])) ms"
+        )
+        withExtendedLifetime(observation) {}
+        store.stopWatching()
+    }
+}
+
+func printRow(_ name: String, _ samples: [Double], unit: String, note: String) {
+    guard !samples.isEmpty else { return }
+    let sorted = samples.sorted()
+    let p95 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+    let cells = [sorted[sorted.count / 2], p95, sorted.last!].map { String(format: "%.2f %@", $0, unit) }
+    print("| \(name) | \(cells.joined(separator: " | ")) | \(note) |")
+}

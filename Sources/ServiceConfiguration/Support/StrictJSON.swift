@@ -1,0 +1,393 @@
+/// A JSON value as parsed by ``StrictJSON``: objects keep their member order.
+package indirect enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// A number, kept as its literal text so no precision is lost.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
+        default: false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .array(let values): hasher.combine(values)
+        case .object(let members):
+            for member in members {
+                hasher.combine(member.key)
+                hasher.combine(member.value)
+            }
+        }
+    }
+
+    /// The JSON type's name for error messages: "an object", "a string", ...
+    package var typeDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A strict JSON parser for files people and other programs edit: it refuses what Foundation's parser accepts or
+/// silently resolves (duplicate object keys, invalid UTF-8, a leading byte-order mark is allowed but nothing else),
+/// bounds nesting depth, and reports errors with line and column.
+package struct StrictJSON {
+    /// Why a document was refused.
+    package struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        package var message: String
+        package var line: Int
+        package var column: Int
+        package var description: String { "\(message) at line \(line), column \(column)" }
+    }
+
+    package static let defaultMaximumDepth = 64
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+    private let maximumDepth: Int
+
+    /// Parses a whole document.
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(ParseError) -> JSONValue
+    {
+        var parser = StrictJSON(bytes: bytes, maximumDepth: maximumDepth)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        parser.skipWhitespace()
+        guard parser.index < bytes.count else { throw parser.error("the document is empty") }
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else {
+            throw parser.error("unexpected content after the end of the document")
+        }
+        return value
+    }
+
+    private init(bytes: [UInt8], maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    private func error(_ message: String, at position: Int? = nil) -> ParseError {
+        let end = min(position ?? index, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for offset in 0..<end where bytes[offset] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = offset + 1
+        }
+        return ParseError(message: message, line: line, column: end - lineStart + 1)
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(ParseError) -> JSONValue {
+        guard index < bytes.count else { throw error("the document ends too early") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("expected a value")
+        }
+    }
+
+    private mutating func enter() throws(ParseError) {
+        depth += 1
+        if depth > maximumDepth { throw error("nesting is deeper than \(maximumDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(ParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        var seen: Set<String> = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a member name in double quotes")
+            }
+            let keyStart = index
+            let key = try parseString()
+            guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue()))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the document ends inside an object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            } else {
+                throw error("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(ParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the document ends inside an array") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            } else {
+                throw error("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(ParseError) -> JSONValue {
+        let expected = Array(word.utf8)
+        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
+            throw error("expected a value")
+        }
+        index += expected.count
+        return value
+    }
+
+    private mutating func parseNumber() throws(ParseError) -> JSONValue {
+        let start = index
+        func digits() -> Int {
+            let from = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - from
+        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { throw error("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            throw error("invalid number")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("invalid number: digits must follow '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard digits() > 0 else { throw error("invalid number: digits must follow the exponent") }
+        }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    private mutating func parseString() throws(ParseError) -> String {
+        let start = index
+        // Fast path: no escapes, no control characters; validate the UTF-8 once and make the string directly.
+        var scan = index + 1
+        while scan < bytes.count, bytes[scan] != UInt8(ascii: "\""), bytes[scan] != UInt8(ascii: "\\"),
+            bytes[scan] >= 0x20
+        {
+            scan += 1
+        }
+        if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
+            guard let string = String(validating: bytes[(index + 1)..<scan], as: UTF8.self) else {
+                throw error("invalid UTF-8 in a string", at: index + 1)
+            }
+            index = scan + 1
+            return string
+        }
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flushRun() throws(ParseError) {
+            guard runStart < index else { return }
+            guard let run = String(validating: bytes[runStart..<index], as: UTF8.self) else {
+                throw error("invalid UTF-8 in a string", at: runStart)
+            }
+            scalars.append(contentsOf: run.unicodeScalars)
+        }
+        while true {
+            guard index < bytes.count else { throw error("unterminated string", at: start) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                try flushRun()
+                index += 1
+                return String(scalars)
+            } else if byte == UInt8(ascii: "\\") {
+                try flushRun()
+                index += 1
+                guard index < bytes.count else { throw error("unterminated string", at: start) }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+                default: throw error("invalid escape sequence", at: index - 2)
+                }
+                runStart = index
+            } else if byte < 0x20 {
+                throw error("unescaped control character in a string")
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private mutating func parseHex4() throws(ParseError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("invalid \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseUnicodeEscape() throws(ParseError) -> Unicode.Scalar {
+        let first = try parseHex4()
+        if (0xD800...0xDBFF).contains(first) {
+            guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
+                throw error("unpaired surrogate in a \\u escape")
+            }
+            index += 2
+            let second = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(second) else { throw error("unpaired surrogate in a \\u escape") }
+            return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+        }
+        guard let scalar = Unicode.Scalar(first) else { throw error("unpaired surrogate in a \\u escape") }
+        return scalar
+    }
+}
+
+/// Appends JSON text to a byte buffer; used where output must be fast and byte-for-byte deterministic.
+package enum JSONWriter {
+    /// Appends `string` as a JSON string literal.
+    package static func appendString(_ string: String, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        var string = string
+        let plain = string.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            buffer.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            buffer.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                buffer.append(contentsOf: Array("\\u00".utf8))
+                buffer.append(hex[Int(byte >> 4)])
+                buffer.append(hex[Int(byte & 0xF)])
+            default: buffer.append(byte)
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value`, pretty-printed with two-space indentation when `indent` is given.
+    package static func append(_ value: JSONValue, to buffer: inout [UInt8], indent: Int? = nil, level: Int = 0) {
+        func newline(_ level: Int) {
+            guard let indent else { return }
+            buffer.append(0x0A)
+            buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * level))
+        }
+        switch value {
+        case .null: buffer.append(contentsOf: Array("null".utf8))
+        case .bool(let flag): buffer.append(contentsOf: Array((flag ? "true" : "false").utf8))
+        case .number(let literal): buffer.append(contentsOf: Array(literal.utf8))
+        case .string(let string): appendString(string, to: &buffer)
+        case .array(let elements):
+            buffer.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { buffer.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                append(element, to: &buffer, indent: indent, level: level + 1)
+            }
+            if !elements.isEmpty { newline(level) }
+            buffer.append(UInt8(ascii: "]"))
+        case .object(let members):
+            buffer.append(UInt8(ascii: "{"))
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { buffer.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                appendString(member.key, to: &buffer)
+                buffer.append(contentsOf: indent == nil ? [UInt8(ascii: ":")] : [UInt8(ascii: ":"), UInt8(ascii: " ")])
+                append(member.value, to: &buffer, indent: indent, level: level + 1)
+            }
+            if !members.isEmpty { newline(level) }
+            buffer.append(UInt8(ascii: "}"))
+        }
+    }
+}

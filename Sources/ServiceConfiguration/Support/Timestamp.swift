@@ -1,0 +1,92 @@
+package import Foundation
+
+/// Fast, exact conversion between `Date` and UTC ISO 8601 text with milliseconds (`2026-11-29T14:05:00.123Z`).
+///
+/// The override store writes one timestamp per entry on every save; Foundation's formatters cost microseconds each,
+/// which at 10,000 entries would dominate a save.
+package enum Timestamp {
+    /// `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (years 0 to 9999).
+    package static func format(_ date: Date) -> String {
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let (days, dayMilliseconds) = totalMilliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (epochDays, milliseconds) =
+            dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
+        let (year, month, day) = civil(fromDays: epochDays)
+        var bytes = [UInt8](repeating: 0, count: 24)
+        func put(_ value: Int64, at offset: Int, width: Int) {
+            var rest = value
+            for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+        }
+        put(year, at: 0, width: 4)
+        put(month, at: 5, width: 2)
+        put(day, at: 8, width: 2)
+        put(milliseconds / 3_600_000, at: 11, width: 2)
+        put(milliseconds / 60_000 % 60, at: 14, width: 2)
+        put(milliseconds / 1000 % 60, at: 17, width: 2)
+        put(milliseconds % 1000, at: 20, width: 3)
+        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] {
+            bytes[offset] = Character(character).asciiValue!
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`; `nil` for anything else.
+    package static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
+        where bytes[offset] != Character(character).asciiValue! {
+            return nil
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21 else { return nil }
+            var scale = 0.1
+            for index in 20..<(bytes.count - 1) {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
+                scale /= 10
+            }
+        }
+        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (the inverse of ``days(fromCivil:_:_:)``).
+    static func civil(fromDays count: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = count + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

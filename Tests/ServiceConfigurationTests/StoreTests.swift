@@ -1,0 +1,223 @@
+import Foundation
+import ServiceConfiguration
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("FileOverrideStore: format, metadata, location, permissions")
+struct StoreTests {
+    typealias Fixture = ConfigurationScopes.Fixture
+
+    @Test("overrides survive a new store instance, with time, server value and note")
+    func persistence() throws {
+        let folder = TemporaryFolder()
+        let before = Date()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.set("Y", forKey: Fixture.FlagKey.name, serverValue: "N", note: "scenario 12")
+        try store.set("7", forKey: Fixture.CountKey.name)
+        let reopened = FileOverrideStore(url: folder.storeURL())
+        #expect(reopened.reload() == nil)
+        let entry = try #require(reopened.entries[Fixture.FlagKey.name])
+        #expect(entry.value == "Y")
+        #expect(entry.serverValueWhenSet == "N")
+        #expect(entry.note == "scenario 12")
+        let setAt = try #require(entry.setAt)
+        #expect(setAt >= before.addingTimeInterval(-0.001) && setAt <= Date())
+        #expect(reopened.entries[Fixture.CountKey.name]?.value == "7")
+        try reopened.removeValue(forKey: Fixture.CountKey.name)
+        #expect(store.reload() == nil)
+        #expect(store.entries.keys.sorted() == [Fixture.FlagKey.name])
+    }
+
+    @Test("the file is sorted, one override per line, and byte-for-byte deterministic")
+    func format() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.modify { entries in
+            let time = Date(timeIntervalSince1970: 1_764_425_100.25)
+            entries["b.key"] = OverrideEntry(value: "line\nbreak \"quoted\"", setAt: time)
+            entries["a.key"] = OverrideEntry(value: "Y", setAt: time, serverValueWhenSet: "N", note: "ä")
+        }
+        let text = try String(contentsOf: folder.storeURL(), encoding: .utf8)
+        #expect(
+            text == """
+                {
+                  "format": "service-configuration-overrides",
+                  "version": 1,
+                  "overrides": {
+                    "a.key": {"note": "ä", "serverValueWhenSet": "N", "setAt": "2025-11-29T14:05:00.250Z", "value": "Y"},
+                    "b.key": {"setAt": "2025-11-29T14:05:00.250Z", "value": "line\\nbreak \\"quoted\\""}
+                  }
+                }
+
+                """
+        )
+        try store.removeAll()
+        #expect(
+            try String(contentsOf: folder.storeURL(), encoding: .utf8)
+                == "{\n  \"format\": \"service-configuration-overrides\",\n  \"version\": 1,\n  \"overrides\": {}\n}\n"
+        )
+    }
+
+    @Test("a hand-written file with a BOM, nulls and no timestamps is read")
+    func handWritten() throws {
+        let folder = TemporaryFolder()
+        let url = folder.storeURL()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let text =
+            "\u{FEFF}{\"overrides\": {\"x\": {\"value\": \"1\", \"note\": null}}, \"version\": 1, \"format\": \"service-configuration-overrides\"}"
+        try Data(text.utf8).write(to: url)
+        chmod(url.path, 0o600)
+        let store = FileOverrideStore(url: url)
+        #expect(store.reload() == nil)
+        #expect(store.entries == ["x": OverrideEntry(value: "1", setAt: nil)])
+    }
+
+    @Test("file mode 0600 in a folder created with mode 0700")
+    func permissionsOnCreate() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.set("Y", forKey: "a")
+        #expect(mode(of: folder.storeURL().path) == 0o600)
+        #expect(mode(of: folder.storeURL().deletingLastPathComponent().path) == 0o700)
+        #expect(mode(of: folder.storeURL().path + ".lock") == 0o600)
+    }
+
+    @Test("a store file others can write is refused untouched, with the fix in the message")
+    func looseFileRefused() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.set("Y", forKey: Fixture.FlagKey.name)
+        chmod(folder.storeURL().path, 0o666)
+        let bytes = try Data(contentsOf: folder.storeURL())
+        let error = try #require(FileOverrideStore(url: folder.storeURL()).reload())
+        #expect(error.kind == .insecure)
+        #expect(error.description.contains(folder.storeURL().path))
+        #expect(error.description.contains("writable by other users (mode 666)"))
+        #expect(error.description.contains("chmod 600"))
+        #expect(try Data(contentsOf: folder.storeURL()) == bytes)
+        let service = LiveConfigurationService(
+            serverValues: [Fixture.FlagKey.name: "N"],
+            overrideStore: FileOverrideStore(url: folder.storeURL()),
+            watchMode: nil
+        )
+        #expect(service.flag == false)
+        #expect(service.overrideStore?.lastError?.kind == .insecure)
+    }
+
+    @Test("a folder others can write is refused")
+    func looseFolderRefused() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.set("Y", forKey: "a")
+        chmod(folder.storeURL().deletingLastPathComponent().path, 0o777)
+        let error = try #require(FileOverrideStore(url: folder.storeURL()).reload())
+        #expect(error.kind == .insecure)
+        #expect(error.description.contains("chmod 700"))
+    }
+
+    @Test("a store file owned by another user is refused", .enabled(if: geteuid() == 0, "needs root to chown"))
+    func foreignOwnerRefused() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.set("Y", forKey: "a")
+        chown(folder.storeURL().path, 65534, 65534)
+        let error = try #require(FileOverrideStore(url: folder.storeURL()).reload())
+        #expect(error.kind == .insecure)
+        #expect(error.description.contains("belongs to another user (uid 65534)"))
+    }
+
+    @Test("default location: CONFIG_OVERRIDES_FILE, then XDG_STATE_HOME, then ~/.local/state")
+    func location() {
+        #expect(
+            FileOverrideStore.defaultURL(appName: "demo", environment: ["HOME": "/home/qa"]).path
+                == "/home/qa/.local/state/demo/overrides.json"
+        )
+        #expect(
+            FileOverrideStore.defaultURL(
+                appName: "demo", environment: ["HOME": "/home/qa", "XDG_STATE_HOME": "/var/st"]
+            )
+            .path == "/var/st/demo/overrides.json"
+        )
+        #expect(
+            FileOverrideStore.defaultURL(
+                appName: "demo", environment: ["HOME": "/home/qa", "XDG_STATE_HOME": "relative"]
+            )
+            .path == "/home/qa/.local/state/demo/overrides.json"
+        )
+        #expect(
+            FileOverrideStore.defaultURL(
+                appName: "demo",
+                environment: ["HOME": "/home/qa", "XDG_STATE_HOME": "/var/st", "CONFIG_OVERRIDES_FILE": "/tmp/s.json"]
+            ).path == "/tmp/s.json"
+        )
+    }
+
+    @Test("service with a store: overrides are saved before they take effect and survive restarts and syncs")
+    func serviceWithStore() throws {
+        let folder = TemporaryFolder()
+        let catalog = try fixtureCatalog()
+        do {
+            let service = LiveConfigurationService(
+                serverValues: [Fixture.CountKey.name: "5"],
+                catalog: catalog,
+                overrideStore: FileOverrideStore(url: folder.storeURL()),
+                watchMode: nil
+            )
+            try service.setOverride(rawValue: "9", forKeyNamed: Fixture.CountKey.name, note: "why not")
+            #expect(service.count == 9)
+            let onDisk = FileOverrideStore(url: folder.storeURL())
+            onDisk.reload()
+            #expect(onDisk.entries[Fixture.CountKey.name]?.serverValueWhenSet == "5")
+            #expect(onDisk.entries[Fixture.CountKey.name]?.note == "why not")
+            service.updateServerValues([Fixture.CountKey.name: "6"])
+            #expect(service.count == 9)
+        }
+        let restarted = LiveConfigurationService(
+            serverValues: [Fixture.CountKey.name: "6"],
+            catalog: catalog,
+            overrideStore: FileOverrideStore(url: folder.storeURL()),
+            watchMode: nil
+        )
+        #expect(restarted.count == 9)
+        #expect(restarted.resolution(of: Fixture.CountKey.self).source == .overridden)
+        let diagnostics = restarted.overrideStore!.diagnostics(catalog: catalog, serverValues: restarted.serverValues)
+        #expect(diagnostics == [.stale(key: Fixture.CountKey.name, serverValueWhenSet: "5", currentServerValue: "6")])
+        try restarted.removeAllOverrides()
+        #expect(restarted.count == 6)
+    }
+
+    @Test("orphans and undecodable entries are kept through other writes and reported, never applied")
+    func orphansKept() throws {
+        let folder = TemporaryFolder()
+        let catalog = try fixtureCatalog()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.modify { entries in
+            entries["removed.feature.enabled"] = OverrideEntry(value: "Y")
+            entries[Fixture.FlagKey.name] = OverrideEntry(value: "yes")
+        }
+        let service = LiveConfigurationService(
+            serverValues: [Fixture.FlagKey.name: "Y"],
+            catalog: catalog,
+            overrideStore: FileOverrideStore(url: folder.storeURL()),
+            watchMode: nil
+        )
+        #expect(service.flag == true)
+        let resolution = service.resolution(of: Fixture.FlagKey.self)
+        #expect(resolution.source == .server)
+        #expect(resolution.rejections.first?.source == .overridden)
+        try service.setOverride(rawValue: "7", forKeyNamed: Fixture.CountKey.name)
+        let reread = FileOverrideStore(url: folder.storeURL())
+        reread.reload()
+        #expect(
+            reread.entries.keys.sorted()
+                == [Fixture.FlagKey.name, "removed.feature.enabled", Fixture.CountKey.name].sorted())
+        let diagnostics = reread.diagnostics(catalog: catalog, serverValues: service.serverValues)
+        #expect(diagnostics.contains(.orphan(key: "removed.feature.enabled")))
+        #expect(
+            diagnostics.contains(
+                .invalid(key: Fixture.FlagKey.name, value: "yes", reason: "expected Y or N, got \"yes\"")))
+    }
+}
