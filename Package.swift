@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "ServiceConfiguration", targets: ["ServiceConfiguration"]),
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
+        .library(name: "ConfigurationDebugMenu", targets: ["ConfigurationDebugMenu"]),
+        .executable(name: "config-menu", targets: ["config-menu"]),
     ],
     traits: [
         .trait(
@@ -30,7 +32,20 @@ let package = Package(
             dependencies: ["ServiceConfiguration"],
             swiftSettings: swiftSettings
         ),
+        // ncursesw from the system (Debian: libncurses-dev). No `pkgConfig:` on purpose: SwiftPM would drop the
+        // -D flags pkg-config gives with a "prohibited flag" warning; the shim header defines what is needed.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .target(
+            name: "ConfigurationDebugMenu",
+            dependencies: ["ServiceConfiguration", "CNcursesw"],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "DemoConfiguration", dependencies: ["ServiceConfiguration"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "config-menu",
+            dependencies: ["ConfigurationDebugMenu", "DemoConfiguration", "ServiceConfiguration"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "config-benchmarks",
             dependencies: ["ServiceConfiguration", "DemoConfiguration"],
@@ -49,6 +64,15 @@ let package = Package(
                 "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper",
             ],
             exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ConfigurationDebugMenuTests",
+            dependencies: [
+                "ConfigurationDebugMenu", "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration",
+                "config-menu",
+            ],
+            exclude: ["Screens"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -102,6 +102,15 @@ public final class MockConfigurationService: ConfigurationService {
         engine.replaceOverrides([:])
     }
 
+    /// Sets or removes several overrides as one change, validated first.
+    public func updateOverrides(_ changes: [String: String?], allowUnknownKeys: Bool) throws {
+        try requireOverrides()
+        for case (let name, let value?) in changes {
+            try engine.validate(value, forKeyNamed: name, allowUnknown: allowUnknownKeys)
+        }
+        engine.updateOverrides(changes)
+    }
+
     /// Throws, as the live service does, when the build has no override layer.
     private func requireOverrides() throws {
         guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }

@@ -42,7 +42,13 @@ struct CodecTests {
     @Test("integer error names the range")
     func integerMessage() {
         let error = #expect(throws: ConfigurationDecodingError.self) { try Fixture.CountKey.decode(from: "lots") }
-        #expect(error?.description == "expected an integer from \(Int.min) to \(Int.max), got \"lots\"")
+        #expect(error?.description == "expected an integer, got \"lots\"")
+        #expect(throws: ConfigurationDecodingError(expected: "an integer from -128 to 127", got: "200")) {
+            try Int8.decodeConfigurationValue("200")
+        }
+        #expect(throws: ConfigurationDecodingError(expected: "a whole number (0 or more)", got: "-1")) {
+            try UInt.decodeConfigurationValue("-1")
+        }
     }
 
     @Test("string and integer raw-value enums")

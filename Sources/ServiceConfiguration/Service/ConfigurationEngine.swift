@@ -165,9 +165,15 @@ package final class ConfigurationEngine: Sendable {
 
     /// Checks `raw` against the key named `name`; throws ``ConfigurationError/unknownKey(_:suggestions:)`` or
     /// ``ConfigurationError/invalidValue(key:value:reason:)``.
-    package func validate(_ raw: String, forKeyNamed name: String) throws(ConfigurationError) {
-        let (descriptor, known) = state.withLock { ($0.descriptors[name], Array($0.descriptors.keys)) }
+    package func validate(
+        _ raw: String,
+        forKeyNamed name: String,
+        allowUnknown: Bool = false
+    ) throws(ConfigurationError) {
+        let descriptor = state.withLock { $0.descriptors[name] }
         guard let descriptor else {
+            if allowUnknown { return }
+            let known = state.withLock { Array($0.descriptors.keys) }
             throw .unknownKey(name, suggestions: NameSuggestions.nearest(to: name, in: known))
         }
         do {

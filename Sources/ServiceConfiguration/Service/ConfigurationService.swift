@@ -53,6 +53,11 @@ public protocol ConfigurationService: AnyObject, Sendable {
     /// Removes every override.
     func removeAllOverrides() throws
 
+    /// Sets (a wire string) or removes (`nil`) the overrides of several keys as one change: all are validated
+    /// first, and with an override store they are saved in one write. `allowUnknownKeys` lets tools restore
+    /// overrides of keys the program does not know (orphans); values of known keys are always validated.
+    func updateOverrides(_ changes: [String: String?], allowUnknownKeys: Bool) throws
+
     /// Calls `handler` with the names of the keys whose effective value changed, after each change (the state is
     /// updated and the lock released first), and `finish` once when the service goes away. Keep the returned
     /// observation alive as long as you want the calls.
@@ -76,6 +81,11 @@ extension ConfigurationService {
     /// ```
     public func observe(_ handler: @escaping @Sendable (Set<String>) -> Void) -> ConfigurationObservation {
         observe(handler, finish: nil)
+    }
+
+    /// Sets or removes the overrides of several keys; unknown keys are refused.
+    public func updateOverrides(_ changes: [String: String?]) throws {
+        try updateOverrides(changes, allowUnknownKeys: false)
     }
 
     /// Removes the key's override, if any.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The production ``ConfigurationService``: server values from your sync code, overrides from people and tools.
 ///
 /// ```swift
@@ -137,6 +139,24 @@ public final class LiveConfigurationService: ConfigurationService {
             try overrideStore.removeAll()
         } else {
             engine.replaceOverrides([:])
+        }
+    }
+
+    /// Sets or removes several overrides as one change, validated first and saved in one write.
+    public func updateOverrides(_ changes: [String: String?], allowUnknownKeys: Bool) throws {
+        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        for case (let name, let value?) in changes {
+            try engine.validate(value, forKeyNamed: name, allowUnknown: allowUnknownKeys)
+        }
+        guard let overrideStore else {
+            engine.updateOverrides(changes)
+            return
+        }
+        let server = engine.serverValues
+        try overrideStore.modify { entries in
+            for (name, value) in changes {
+                entries[name] = value.map { OverrideEntry(value: $0, setAt: Date(), serverValueWhenSet: server[name]) }
+            }
         }
     }
 

@@ -79,8 +79,12 @@ extension ConfigurationValueStringRepresentable where Self: FixedWidthInteger {
     /// The decimal form.
     public var configurationValueString: String { String(self) }
 
-    /// "an integer from <min> to <max>".
-    public static var configurationValueFormat: String { "an integer from \(Self.min) to \(Self.max)" }
+    /// "an integer" for 64-bit signed types, "a whole number" for 64-bit unsigned ones, otherwise "an integer from
+    /// <min> to <max>".
+    public static var configurationValueFormat: String {
+        if bitWidth >= 64 { return Self.isSigned ? "an integer" : "a whole number (0 or more)" }
+        return "an integer from \(Self.min) to \(Self.max)"
+    }
 }
 
 extension Int: ConfigurationValueStringRepresentable {}

@@ -1,0 +1,120 @@
+import Foundation
+public import ServiceConfiguration
+
+/// What the menu knows about one key's value right now.
+public struct KeyStatus: Equatable, Sendable {
+    /// The effective value's canonical wire string (`nil` only for a default with no wire form).
+    public var value: String?
+    /// Where the value came from.
+    public var source: ValueSource
+    /// The server's wire string, if the server sent one.
+    public var serverValue: String?
+    /// The override, if one is stored (valid or not).
+    public var override: OverrideInfo?
+    /// Candidates that failed to decode, highest first.
+    public var rejections: [ConfigurationRejection]
+
+    /// Creates a status.
+    public init(
+        value: String?,
+        source: ValueSource,
+        serverValue: String? = nil,
+        override: OverrideInfo? = nil,
+        rejections: [ConfigurationRejection] = []
+    ) {
+        self.value = value
+        self.source = source
+        self.serverValue = serverValue
+        self.override = override
+        self.rejections = rejections
+    }
+
+    /// A value from the server or an override was rejected.
+    public var isRejected: Bool { !rejections.isEmpty }
+    /// The server value changed since the override was set.
+    public var isStale: Bool { override?.isStale(currentServerValue: serverValue) ?? false }
+    /// Worth a look: rejected or stale.
+    public var hasProblem: Bool { isRejected || isStale }
+}
+
+/// A stored override as the menu shows it.
+public struct OverrideInfo: Equatable, Sendable {
+    /// The override's wire string.
+    public var value: String
+    /// The store's record of it (time, server value then, note), when the override comes from a store.
+    public var entry: OverrideEntry?
+
+    /// Creates the information.
+    public init(value: String, entry: OverrideEntry?) {
+        self.value = value
+        self.entry = entry
+    }
+
+    /// Whether the server value differs from the one recorded when the override was set.
+    public func isStale(currentServerValue: String?) -> Bool {
+        guard let entry, entry.setAt != nil else { return false }
+        return entry.isStale(currentServerValue: currentServerValue)
+    }
+}
+
+/// An override for a key the catalog does not have: kept in the store, shown so it can be seen and reset.
+public struct OrphanStatus: Equatable, Sendable {
+    /// The key name in the store.
+    public var name: String
+    /// The override.
+    public var override: OverrideInfo
+}
+
+/// Everything the menu shows, as of the last refresh from the service and the store.
+public struct MenuData: Equatable, Sendable {
+    /// The catalog.
+    public let table: KeyTable
+    /// One status per key of ``table``, in the same order; change them with ``setStatus(_:at:)``.
+    public private(set) var statuses: [KeyStatus]
+    /// How many keys of each scope have an override.
+    public private(set) var scopeOverrideCounts: [Int]
+    /// Overrides of keys that are not in the catalog.
+    public var orphans: [OrphanStatus]
+    /// A short label for the title bar, such as "demo catalog".
+    public var label: String
+    /// The store file's path, if the overrides are persisted.
+    public var storePath: String?
+    /// The store's last problem, if any.
+    public var storeProblem: String?
+
+    /// Creates menu data.
+    public init(
+        table: KeyTable,
+        statuses: [KeyStatus],
+        orphans: [OrphanStatus] = [],
+        label: String,
+        storePath: String? = nil,
+        storeProblem: String? = nil
+    ) {
+        self.table = table
+        self.statuses = statuses
+        self.scopeOverrideCounts = table.scopes.map { scope in
+            scope.range.reduce(0) { $0 + (statuses[$1].override == nil ? 0 : 1) }
+        }
+        self.orphans = orphans
+        self.label = label
+        self.storePath = storePath
+        self.storeProblem = storeProblem
+    }
+
+    /// Equal when built on the same table with equal statuses, orphans and labels.
+    public static func == (lhs: MenuData, rhs: MenuData) -> Bool {
+        lhs.table === rhs.table && lhs.statuses == rhs.statuses && lhs.orphans == rhs.orphans
+            && lhs.label == rhs.label && lhs.storePath == rhs.storePath && lhs.storeProblem == rhs.storeProblem
+    }
+
+    /// Replaces one key's status, keeping the override counts right.
+    public mutating func setStatus(_ status: KeyStatus, at index: Int) {
+        let scope = table.keys[index].scope
+        scopeOverrideCounts[scope] += (status.override == nil ? 0 : 1) - (statuses[index].override == nil ? 0 : 1)
+        statuses[index] = status
+    }
+
+    /// How many keys have an override (valid or not), plus orphaned overrides.
+    public var overrideCount: Int { scopeOverrideCounts.reduce(0, +) + orphans.count }
+}

@@ -1,0 +1,145 @@
+/// Everything that can happen to the menu: key presses already mapped by the ``Keymap``, mouse and resize events,
+/// and the results of effects.
+public enum MenuAction: Equatable, Sendable {
+    // Moving
+    /// Move the selection by this many rows (in the focused pane).
+    case move(Int)
+    /// Move by a screenful: +1 down, -1 up.
+    case page(Int)
+    /// Jump to the first row.
+    case top
+    /// Jump to the last row.
+    case bottom
+    /// Switch between the module pane and the key list.
+    case switchPane
+    /// Give the keyboard to the key list.
+    case focusKeys
+    /// Give the keyboard to the module pane.
+    case focusModules
+
+    // Filtering
+    /// Start typing a filter.
+    case startFilter
+    /// Add a character to the filter.
+    case filterInsert(Character)
+    /// Delete the filter's last character.
+    case filterBackspace
+    /// Clear the filter text while typing it.
+    case filterErase
+    /// Keep the filter and go back to browsing.
+    case filterAccept
+    /// Clear the filter and go back to browsing.
+    case filterCancel
+    /// Show only overridden keys, or all again.
+    case toggleOnlyOverridden
+    /// Show only keys with problems, or all again.
+    case toggleOnlyProblems
+    /// Clear every filter (text, module, overridden-only, problems-only).
+    case clearFilters
+
+    // Changing values
+    /// Flip a Bool key.
+    case toggle
+    /// Enter: flip a Bool, open the picker, or open the editor, depending on the key's control.
+    case activate
+    /// Open the selected key's value in `$EDITOR`.
+    case externalEdit
+    /// Remove the selected key's override.
+    case resetSelected
+    /// Ask to remove every override of the selected scope.
+    case resetScope
+    /// Ask to remove every override.
+    case resetAll
+    /// Undo the last change.
+    case undo
+
+    // Editors
+    /// Insert a character at the caret.
+    case editInsert(Character)
+    /// Insert a line break (JSON editor).
+    case editNewline
+    /// Move the caret.
+    case editMove(CaretMove)
+    /// Delete text.
+    case editDelete(Deletion)
+    /// Save the edited value (only when valid).
+    case editSave
+    /// Close the editor without saving.
+    case editCancel
+
+    // Picker and confirmation
+    /// Choose the highlighted choice.
+    case pickerChoose
+    /// Close the picker without changing anything.
+    case pickerCancel
+    /// Answer yes.
+    case confirm
+    /// Answer no.
+    case cancel
+
+    // Screens
+    /// Show the help screen for the current mode.
+    case help
+    /// Close the help screen.
+    case closeHelp
+    /// Leave the menu.
+    case quit
+
+    // Events
+    /// The terminal was resized.
+    case resize(width: Int, height: Int)
+    /// A mouse click.
+    case click(x: Int, y: Int)
+    /// The mouse wheel; negative is up.
+    case wheel(Int, x: Int, y: Int)
+
+    // Effect results
+    /// New statuses for some keys, after a change by anyone (this menu, another process, the program).
+    case refreshed(MenuDataUpdate)
+    /// A write finished; `undo` is the change that reverts it (`nil` for an undo itself).
+    case writeSucceeded(OverrideWrite, undo: OverrideWrite?)
+    /// A write failed; the message says why. The old value stays.
+    case writeFailed(String)
+    /// `$EDITOR` returned this text for the key.
+    case externalEditFinished(key: Int, text: String)
+    /// `$EDITOR` could not be run.
+    case externalEditFailed(String)
+
+    /// How the caret moves.
+    public enum CaretMove: Equatable, Sendable {
+        case left, right, up, down, lineStart, lineEnd, wordLeft, wordRight
+    }
+
+    /// What to delete.
+    public enum Deletion: Equatable, Sendable {
+        case backward, forward, toLineStart, toLineEnd, wordBackward
+    }
+}
+
+/// Changed statuses, from the data source.
+public struct MenuDataUpdate: Equatable, Sendable {
+    /// New statuses by key index.
+    public var statuses: [Int: KeyStatus]
+    /// The orphaned overrides now.
+    public var orphans: [OrphanStatus]
+    /// The store's problem now, if any.
+    public var storeProblem: String?
+
+    /// Creates an update.
+    public init(statuses: [Int: KeyStatus], orphans: [OrphanStatus], storeProblem: String?) {
+        self.statuses = statuses
+        self.orphans = orphans
+        self.storeProblem = storeProblem
+    }
+}
+
+/// Work the reducer asks the runtime to do; its outcome comes back as an action.
+public enum MenuEffect: Equatable, Sendable {
+    /// Save a change to the overrides (store first), then report ``MenuAction/writeSucceeded(_:undo:)`` or
+    /// ``MenuAction/writeFailed(_:)``.
+    case write(OverrideWrite, undo: OverrideWrite?)
+    /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
+    case openExternalEditor(key: Int, text: String)
+    /// Leave the menu.
+    case quit
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ServiceConfiguration
+
+/// Reads what the menu shows from the service and the override store, and collects the keys that changed since
+/// the last look (from the service's notifications, the store's, and the menu's own writes).
+final class MenuDataSource: Sendable {
+    let table: KeyTable
+    let service: any ConfigurationService
+    let store: FileOverrideStore?
+    private let pending = Locked<Set<String>>([])
+    private let observations: [ConfigurationObservation]
+
+    init(table: KeyTable, service: any ConfigurationService, store: FileOverrideStore?) {
+        self.table = table
+        self.service = service
+        self.store = store
+        let pending = self.pending
+        var observations = [service.observe { names in pending.withLock { $0.formUnion(names) } }]
+        if let store {
+            observations.append(store.observe { change in pending.withLock { $0.formUnion(change.changedKeys) } })
+        }
+        self.observations = observations
+    }
+
+    /// Everything, for the first frame.
+    func initialData(label: String) -> MenuData {
+        pending.withLock { $0.removeAll() }
+        let context = Context(service: service, store: store)
+        let statuses = table.keys.map { context.status(of: $0.descriptor) }
+        return MenuData(
+            table: table,
+            statuses: statuses,
+            orphans: context.orphans(table),
+            label: label,
+            storePath: store?.url.path,
+            storeProblem: store?.lastError?.description
+        )
+    }
+
+    /// Marks keys as changed (after the menu's own write, whose effect may not change any effective value).
+    func markChanged(_ names: some Sequence<String>) {
+        pending.withLock { $0.formUnion(names) }
+    }
+
+    /// The statuses of the keys that changed since the last call, or `nil` if none did.
+    func takeUpdate() -> MenuDataUpdate? {
+        let names = pending.withLock { names -> Set<String> in
+            defer { names.removeAll() }
+            return names
+        }
+        guard !names.isEmpty else { return nil }
+        let context = Context(service: service, store: store)
+        var statuses: [Int: KeyStatus] = [:]
+        for name in names {
+            guard let index = table.index(of: name) else { continue }
+            statuses[index] = context.status(of: table.keys[index].descriptor)
+        }
+        return MenuDataUpdate(
+            statuses: statuses, orphans: context.orphans(table), storeProblem: store?.lastError?.description)
+    }
+
+    /// The layers as of one moment, so a refresh reads each dictionary once.
+    private struct Context {
+        let server: [String: String]
+        let overrides: [String: String]
+        let entries: [String: OverrideEntry]
+
+        init(service: any ConfigurationService, store: FileOverrideStore?) {
+            server = service.serverValues
+            overrides = service.overrides
+            entries = store?.entries ?? [:]
+        }
+
+        /// The key's status, resolved by the same algorithm the service uses.
+        func status(of descriptor: ConfigurationKeyDescriptor) -> KeyStatus {
+            let name = descriptor.name
+            let resolution = descriptor.resolve(override: overrides[name], server: server[name])
+            return KeyStatus(
+                value: resolution.value,
+                source: resolution.source,
+                serverValue: server[name],
+                override: overrides[name].map { OverrideInfo(value: $0, entry: entries[name]) },
+                rejections: resolution.rejections
+            )
+        }
+
+        func orphans(_ table: KeyTable) -> [OrphanStatus] {
+            overrides.keys.filter { table.index(of: $0) == nil }.sorted().map { name in
+                OrphanStatus(name: name, override: OverrideInfo(value: overrides[name]!, entry: entries[name]))
+            }
+        }
+    }
+}

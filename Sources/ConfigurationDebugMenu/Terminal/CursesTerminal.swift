@@ -1,0 +1,235 @@
+// The only file that imports ncurses: everything above it draws into a ScreenGrid and receives KeyEvents.
+import CNcursesw
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The signal that asked the menu to stop (0: none). POSIX signal handlers are process-wide and receive no
+/// context, so this one atomic is the menu's only global state; it lives here, with the handlers.
+private let stopSignal = Atomic<Int32>(0)
+
+/// Why the terminal could not be opened.
+public struct TerminalUnavailable: Error, Sendable, CustomStringConvertible {
+    /// The explanation, with what to do instead.
+    public let description: String
+}
+
+/// A full-screen ncursesw terminal: draws grids, decodes keys and mouse events, and restores the terminal on every
+/// exit (normal, SIGTERM/SIGINT/SIGHUP, and crashes through the fatal-signal handlers).
+final class CursesTerminal: TerminalDevice {
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<scm_window>
+    private let output: UnsafeMutablePointer<FILE>
+    private let input: UnsafeMutablePointer<FILE>
+    let supportsColor: Bool
+    private var pairs: [Int: Int16] = [:]
+    private var closed = false
+
+    init(colors wantColors: Bool, mouse: Bool) throws(TerminalUnavailable) {
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            throw TerminalUnavailable(
+                description: "config-menu needs an interactive terminal (standard input and output are not a TTY); "
+                    + "for scripts use a subcommand such as `config-menu list` (see config-menu --help)"
+            )
+        }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard !term.isEmpty, term != "dumb" else {
+            throw TerminalUnavailable(
+                description: term.isEmpty
+                    ? "TERM is not set, so the terminal type is unknown; set it (for example TERM=xterm-256color)"
+                    : "TERM=dumb cannot show a full-screen menu; use a real terminal or a subcommand such as `config-menu list`"
+            )
+        }
+        setlocale(LC_ALL, "")
+        if scm_locale_is_utf8() == 0 { setlocale(LC_CTYPE, "C.UTF-8") }
+        guard let output = fdopen(dup(1), "w"), let input = fdopen(dup(0), "r") else {
+            throw TerminalUnavailable(description: "cannot open the terminal's input and output")
+        }
+        guard let screen = newterm(nil, output, input) else {
+            fclose(output)
+            fclose(input)
+            throw TerminalUnavailable(
+                description:
+                    "the terminal type TERM=\(term) is unknown to ncurses (no terminfo entry); try TERM=xterm-256color"
+            )
+        }
+        self.screen = screen
+        self.output = output
+        self.input = input
+        set_term(screen)
+        window = scm_stdscr()
+        raw()
+        noecho()
+        nonl()
+        keypad(window, true)
+        set_escdelay(25)
+        curs_set(0)
+        if wantColors, has_colors() {
+            start_color()
+            use_default_colors()
+            supportsColor = true
+        } else {
+            supportsColor = false
+        }
+        if mouse {
+            mousemask(scm_mouse_events(), nil)
+            mouseinterval(0)
+        }
+        Self.installSignalHandlers()
+    }
+
+    deinit {
+        close()
+    }
+
+    var size: (width: Int, height: Int) { (Int(getmaxx(window)), Int(getmaxy(window))) }
+
+    var stopRequested: Bool { stopSignal.load(ordering: .relaxed) != 0 }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        endwin()
+        delscreen(screen)
+        fclose(output)
+        fclose(input)
+    }
+
+    // MARK: Drawing
+
+    func draw(_ grid: ScreenGrid) {
+        var text = [wchar_t](repeating: 0, count: 8)
+        for y in 0..<min(grid.height, size.height) {
+            for x in 0..<min(grid.width, size.width) {
+                let cell = grid[x, y]
+                guard let character = cell.character else { continue }
+                var count = 0
+                for scalar in character.unicodeScalars where count < 7 {
+                    text[count] = wchar_t(bitPattern: scalar.value)
+                    count += 1
+                }
+                text[count] = 0
+                _ = scm_put_cell(window, Int32(y), Int32(x), text, attributes(cell.style), pair(cell.style))
+            }
+        }
+        if let cursor = grid.cursor {
+            curs_set(1)
+            wmove(window, Int32(cursor.y), Int32(cursor.x))
+        } else {
+            curs_set(0)
+        }
+        wrefresh(window)
+    }
+
+    private func attributes(_ style: CellStyle) -> attr_t {
+        var value = scm_attr_normal()
+        if style.bold { value |= scm_attr_bold() }
+        if style.dim { value |= scm_attr_dim() }
+        if style.reverse { value |= scm_attr_reverse() }
+        if style.underline { value |= scm_attr_underline() }
+        return value
+    }
+
+    /// The colour pair for a style's colours, created on first use (pair 0 is the terminal's default).
+    private func pair(_ style: CellStyle) -> Int16 {
+        guard supportsColor, style.foreground != nil || style.background != nil else { return 0 }
+        let key = (style.foreground?.rawValue ?? -1) * 16 + (style.background?.rawValue ?? -1) + 17
+        if let existing = pairs[key] { return existing }
+        let number = Int16(pairs.count + 1)
+        guard Int32(number) < scm_color_pairs() else { return 0 }
+        init_pair(number, Int16(style.foreground?.rawValue ?? -1), Int16(style.background?.rawValue ?? -1))
+        pairs[key] = number
+        return number
+    }
+
+    // MARK: Input
+
+    func nextEvent(timeout: Int) -> KeyEvent? {
+        wtimeout(window, Int32(timeout))
+        var character: wint_t = 0
+        let result = wget_wch(window, &character)
+        if result == ERR { return nil }
+        if result == KEY_CODE_YES { return keyCode(Int32(character)) }
+        switch character {
+        case 13, 10: return .enter
+        case 9: return .tab
+        case 27: return .escape
+        case 127, 8: return .backspace
+        case 1...26: return .control(Character(UnicodeScalar(UInt8(character) + 96)))
+        default:
+            guard let scalar = UnicodeScalar(UInt32(character)) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    private func keyCode(_ code: Int32) -> KeyEvent? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_BTAB: return .backTab
+        case KEY_RESIZE: return .resize(width: size.width, height: size.height)
+        case KEY_F0 + 1...KEY_F0 + 12: return .function(Int(code - KEY_F0))
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            let x = Int(event.x)
+            let y = Int(event.y)
+            if event.bstate & scm_button4_pressed() != 0 { return .wheel(-1, x: x, y: y) }
+            if event.bstate & scm_button5_pressed() != 0 { return .wheel(1, x: x, y: y) }
+            if event.bstate & (scm_button1_pressed() | scm_button1_clicked()) != 0 { return .click(x: x, y: y) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Suspending
+
+    func suspend<Result>(_ body: () throws -> Result) rethrows -> Result {
+        def_prog_mode()
+        endwin()
+        defer {
+            reset_prog_mode()
+            clearok(window, true)
+            wrefresh(window)
+        }
+        return try body()
+    }
+
+    // MARK: Signals
+
+    private static func installSignalHandlers() {
+        _ = stopSignal.load(ordering: .relaxed)  // initialise the global before any handler can run
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
+            signal(signalNumber) { received in stopSignal.store(received, ordering: .relaxed) }
+            sigaddset(&handled, signalNumber)
+        }
+        // A parent may have started us with these blocked; the menu must hear them to restore the terminal, and
+        // SIGWINCH to follow resizes.
+        sigaddset(&handled, SIGWINCH)
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+            signal(signalNumber) { received in
+                // Best effort on the way down: give the shell its terminal back, then die of the same signal.
+                endwin()
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}

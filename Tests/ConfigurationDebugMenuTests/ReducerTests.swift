@@ -1,0 +1,482 @@
+import ServiceConfiguration
+import Testing
+
+@testable import ConfigurationDebugMenu
+
+/// Each test reads as: state in, action, state out (and effects).
+@Suite("MenuReducer: state in, action, state out")
+struct ReducerTests {
+    typealias Row = MenuState.Row
+
+    func name(_ state: MenuState) -> String? {
+        state.selectedKey.map { state.data.table.keys[$0].descriptor.name }
+    }
+
+    // MARK: Moving
+
+    @Test("the first key is selected at start; j/k move over keys and skip headings")
+    func moving() throws {
+        var state = try MenuFixture.state()
+        #expect(state.rows.first == .heading(scope: 0))
+        #expect(name(state) == "function.media.hdr.enabled")
+        reduce(&state, .move(3))
+        #expect(name(state) == "function.chat.greeting", "the Chat heading is skipped")
+        reduce(&state, .move(-1))
+        #expect(name(state) == "function.media.upload_mode")
+        reduce(&state, .move(-10))
+        #expect(name(state) == "function.media.hdr.enabled")
+        #expect(state.scroll == 0, "the first heading stays visible")
+    }
+
+    @Test("g and G jump to the ends; the last row is the orphan")
+    func topBottom() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .bottom)
+        #expect(state.selectedOrphan == 0)
+        reduce(&state, .top)
+        #expect(name(state) == "function.media.hdr.enabled")
+    }
+
+    @Test("paging moves a screenful and keeps the selection visible")
+    func paging() throws {
+        var state = try MenuFixture.state(width: 80, height: 18)
+        let rows = state.layout.keyRows
+        reduce(&state, .page(1))
+        #expect(state.selection >= rows - 1)
+        #expect(state.selection >= state.scroll && state.selection < state.scroll + rows)
+        reduce(&state, .page(-1))
+        #expect(name(state) == "function.media.hdr.enabled")
+    }
+
+    @Test("Tab switches panes; moving in the module pane filters by scope")
+    func modules() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .switchPane)
+        #expect(state.focus == .modules)
+        reduce(&state, .move(2))
+        #expect(state.scope == 1)
+        #expect(state.rows == [.heading(scope: 1), .key(3), .key(4), .key(5)])
+        #expect(name(state) == "function.chat.greeting")
+        reduce(&state, .top)
+        #expect(state.scope == nil)
+        reduce(&state, .bottom)
+        #expect(state.scope == 2)
+        reduce(&state, .focusKeys)
+        #expect(state.focus == .keys)
+        reduce(&state, .focusModules)
+        #expect(state.focus == .modules)
+        reduce(&state, .activate)
+        #expect(state.focus == .keys, "Enter in the module pane goes to the keys")
+    }
+
+    // MARK: Filtering
+
+    @Test("/ starts an incremental filter; Enter keeps it; Esc clears it")
+    func filtering() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .startFilter)
+        #expect(state.mode == .filtering(previous: ""))
+        reduce(&state, .filterInsert("l"), .filterInsert("i"), .filterInsert("m"))
+        #expect(state.query == "lim")
+        #expect(state.rows == [.key(MenuFixture.key("function.payments.daily_limit", in: state))])
+        reduce(&state, .filterBackspace)
+        #expect(state.query == "li")
+        reduce(&state, .filterAccept)
+        #expect(state.mode == .browsing)
+        #expect(state.query == "li")
+        reduce(&state, .startFilter, .filterCancel)
+        #expect(state.query == "")
+        #expect(state.mode == .browsing)
+        #expect(state.rows.count == 13)
+        reduce(&state, .startFilter, .filterInsert("x"), .filterErase)
+        #expect(state.query == "")
+    }
+
+    @Test("narrowing reuses the previous matches, and results equal a fresh search")
+    func narrowing() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .startFilter, .filterInsert("f"), .filterInsert("u"))
+        #expect(state.filterCache?.query == "fu")
+        reduce(&state, .filterInsert("n"))
+        let narrowed = state.rows
+        var fresh = try MenuFixture.state()
+        fresh.query = "fun"
+        MenuReducer.refreshRows(&fresh)
+        #expect(narrowed == fresh.rows)
+    }
+
+    @Test("o shows only overridden keys; ! only problems; Esc clears every filter")
+    func toggles() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .toggleOnlyOverridden)
+        let overridden = state.rows.compactMap { row -> String? in
+            if case .key(let key) = row { return state.data.table.keys[key].descriptor.name }
+            return nil
+        }
+        #expect(
+            overridden == [
+                "function.media.hdr.enabled", "function.media.quality", "function.chat.greeting",
+                "function.payments.daily_limit",
+            ])
+        #expect(state.rows.last == .orphan(0))
+        #expect(state.status?.text == "Showing only overridden keys")
+        reduce(&state, .toggleOnlyOverridden, .toggleOnlyProblems)
+        let problems = state.rows.compactMap { row -> String? in
+            if case .key(let key) = row { return state.data.table.keys[key].descriptor.name }
+            return nil
+        }
+        #expect(problems == ["function.media.quality", "function.payments.daily_limit"])
+        reduce(&state, .switchPane, .move(1), .switchPane)
+        state.query = "qual"
+        MenuReducer.refreshRows(&state)
+        reduce(&state, .clearFilters)
+        #expect(!state.onlyProblems && state.scope == nil && state.query.isEmpty)
+        #expect(state.rows.count == 13)
+    }
+
+    // MARK: Changing values
+
+    @Test("Space flips a Bool: a write effect with the old override as its undo; the screen waits for the store")
+    func toggleBool() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.chat.typing.enabled", in: &state)
+        let before = state.data
+        let effects = reduce(&state, .toggle)
+        #expect(
+            effects == [
+                .write(
+                    OverrideWrite(
+                        changes: [.init(key: "function.chat.typing.enabled", value: "Y")],
+                        summary: "function.chat.typing.enabled = Y"),
+                    undo: OverrideWrite(
+                        changes: [.init(key: "function.chat.typing.enabled", value: nil)],
+                        summary: "function.chat.typing.enabled override removed")
+                )
+            ]
+        )
+        #expect(state.data == before, "nothing is shown as changed before the write succeeds")
+    }
+
+    @Test("Enter on a Bool flips it too; on other keys it opens their control")
+    func activate() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.hdr.enabled", in: &state)
+        #expect(reduce(&state, .activate).count == 1)
+        MenuFixture.select("function.media.upload_mode", in: &state)
+        reduce(&state, .activate)
+        guard case .picking(let picker) = state.mode else {
+            Issue.record("expected the picker")
+            return
+        }
+        #expect(picker.choices.map(\.value) == ["wifi", "always", "never"])
+        #expect(picker.current == 1)
+        #expect(picker.selected == 1)
+        reduce(&state, .pickerCancel)
+        #expect(state.mode == .browsing)
+        MenuFixture.select("function.media.quality", in: &state)
+        reduce(&state, .toggle)
+        guard case .editing(let editor) = state.mode else {
+            Issue.record("Space on a number opens its editor")
+            return
+        }
+        #expect(String(editor.text) == "95")
+        #expect(editor.cursor == 2)
+        #expect(editor.validation == .valid("95"))
+    }
+
+    @Test("picker: j/k, g/G, choose writes the choice; choosing the current override changes nothing")
+    func picking() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("ab.payments.checkout", in: &state)
+        reduce(&state, .activate)
+        reduce(&state, .top)
+        #expect({ if case .picking(let p) = state.mode { p.selected == 0 } else { false } }())
+        reduce(&state, .bottom, .move(-1))
+        let effects = reduce(&state, .pickerChoose)
+        #expect(effects.count == 1)
+        if case .write(let write, _) = effects[0] {
+            #expect(write.changes == [.init(key: "ab.payments.checkout", value: "off")])
+        }
+        #expect(state.mode == .browsing)
+    }
+
+    @Test("the text editor: caret moves, Ctrl-U/W/K, live validation, invalid input cannot be saved")
+    func textEditor() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.quality", in: &state)
+        reduce(&state, .activate, .editMove(.lineStart), .editInsert("1"))
+        guard case .editing(var editor) = state.mode else {
+            Issue.record("editor expected")
+            return
+        }
+        #expect(String(editor.text) == "195")
+        #expect(editor.cursor == 1)
+        reduce(&state, .editMove(.right), .editDelete(.toLineEnd))
+        guard case .editing(let afterKill) = state.mode else {
+            Issue.record("editor expected")
+            return
+        }
+        #expect(String(afterKill.text) == "19")
+        reduce(&state, .editInsert("x"))
+        guard case .editing(let invalid) = state.mode else {
+            Issue.record("editor expected")
+            return
+        }
+        #expect(invalid.validation == .invalid("expected an integer, got \"19x\""))
+        #expect(reduce(&state, .editSave).isEmpty)
+        #expect(state.status?.isError == true)
+        reduce(&state, .editDelete(.backward), .editMove(.lineEnd), .editInsert(" "), .editInsert("2"))
+        reduce(&state, .editDelete(.wordBackward), .editDelete(.backward))
+        guard case .editing(let fixed) = state.mode else {
+            Issue.record("editor expected")
+            return
+        }
+        #expect(String(fixed.text) == "19")
+        editor = fixed
+        #expect(editor.validation == .valid("19"))
+        let effects = reduce(&state, .editSave)
+        #expect(state.mode == .browsing)
+        if case .write(let write, let undo) = effects.first {
+            #expect(write.changes == [.init(key: "function.media.quality", value: "19")])
+            #expect(undo?.changes == [.init(key: "function.media.quality", value: "95")])
+        } else {
+            Issue.record("expected a write")
+        }
+        reduce(&state, .activate, .editCancel)
+        #expect(state.mode == .browsing)
+    }
+
+    @Test("the JSON editor: new lines keep indentation, joins lines, saves the canonical form")
+    func jsonEditor() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.chat.reactions", in: &state)
+        reduce(&state, .activate)
+        guard case .editingJSON(let editor) = state.mode else {
+            Issue.record("JSON editor expected")
+            return
+        }
+        #expect(editor.lines.map { String($0) } == ["[", "  \"👍\",", "  \"🎉\"", "]"])
+        reduce(&state, .editMove(.down), .editMove(.lineEnd), .editNewline)
+        for character in "\"🔥\"," { reduce(&state, .editInsert(character)) }
+        guard case .editingJSON(let edited) = state.mode else {
+            Issue.record("JSON editor expected")
+            return
+        }
+        #expect(edited.lines.map { String($0) } == ["[", "  \"👍\",", "  \"🔥\",", "  \"🎉\"", "]"])
+        #expect(edited.validation == .valid(#"["👍","🔥","🎉"]"#))
+        reduce(&state, .editMove(.lineStart), .editDelete(.backward))
+        guard case .editingJSON(let joined) = state.mode else {
+            Issue.record("JSON editor expected")
+            return
+        }
+        #expect(joined.lines.count == 4)
+        #expect(String(joined.lines[1]) == "  \"👍\",  \"🔥\",")
+        reduce(&state, .editInsert("{"))
+        #expect(reduce(&state, .editSave).isEmpty, "invalid JSON cannot be saved")
+        reduce(&state, .editDelete(.backward))
+        let effects = reduce(&state, .editSave)
+        if case .write(let write, _) = effects.first {
+            #expect(write.changes == [.init(key: "function.chat.reactions", value: #"["👍","🔥","🎉"]"#)])
+        } else {
+            Issue.record("expected a write")
+        }
+    }
+
+    @Test("e opens $EDITOR with pretty JSON; a valid result saves, an invalid one stays in the editor with the reason")
+    func externalEditor() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.chat.reactions", in: &state)
+        let key = MenuFixture.key("function.chat.reactions", in: state)
+        #expect(reduce(&state, .externalEdit) == [.openExternalEditor(key: key, text: "[\n  \"👍\",\n  \"🎉\"\n]")])
+        let saved = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"]\n"))
+        if case .write(let write, _) = saved.first { #expect(write.changes.first?.value == #"["a"]"#) }
+        let refused = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"\n"))
+        #expect(refused.isEmpty)
+        guard case .editingJSON(let editor) = state.mode else {
+            Issue.record("JSON editor expected")
+            return
+        }
+        #expect(editor.text == "[\"a\"")
+        #expect(state.status?.isError == true)
+        reduce(&state, .editCancel)
+        MenuFixture.select("function.media.hdr.enabled", in: &state)
+        #expect(reduce(&state, .externalEdit).isEmpty)
+        reduce(&state, .externalEditFailed("vi exited with status 1; nothing was saved"))
+        #expect(state.status == .init(text: "error: vi exited with status 1; nothing was saved", isError: true))
+    }
+
+    @Test("r resets the selected key; keys without an override say so; orphans can be reset")
+    func resetSelected() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.quality", in: &state)
+        let effects = reduce(&state, .resetSelected)
+        #expect(
+            effects == [
+                .write(
+                    OverrideWrite(
+                        changes: [.init(key: "function.media.quality", value: nil)],
+                        summary: "function.media.quality override removed"),
+                    undo: OverrideWrite(
+                        changes: [.init(key: "function.media.quality", value: "95")],
+                        summary: "function.media.quality = 95")
+                )
+            ]
+        )
+        MenuFixture.select("function.media.upload_mode", in: &state)
+        #expect(reduce(&state, .resetSelected).isEmpty)
+        #expect(state.status?.text == "function.media.upload_mode has no override")
+        reduce(&state, .bottom)
+        if case .write(let write, _) = reduce(&state, .resetSelected).first {
+            #expect(write.changes == [.init(key: "removed.feature.enabled", value: nil)])
+        } else {
+            Issue.record("expected a write for the orphan")
+        }
+    }
+
+    @Test("S asks before resetting a scope; y writes, n keeps")
+    func resetScope() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.upload_mode", in: &state)
+        reduce(&state, .resetScope)
+        #expect(
+            state.mode
+                == .confirming(
+                    .resetScope(name: "Photos", keys: ["function.media.hdr.enabled", "function.media.quality"])))
+        reduce(&state, .cancel)
+        #expect(state.mode == .browsing)
+        #expect(state.status?.text == "Nothing was reset")
+        reduce(&state, .resetScope)
+        let effects = reduce(&state, .confirm)
+        guard case .write(let write, let undo) = effects.first else {
+            Issue.record("expected a write")
+            return
+        }
+        #expect(write.changes.map(\.key) == ["function.media.hdr.enabled", "function.media.quality"])
+        #expect(write.changes.allSatisfy { $0.value == nil })
+        #expect(undo?.changes.map(\.value) == ["Y", "95"])
+    }
+
+    @Test("R asks before resetting everything, orphans included; nothing to reset says so")
+    func resetAll() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .resetAll)
+        #expect(state.mode == .confirming(.resetAll(count: 5)))
+        let effects = reduce(&state, .confirm)
+        guard case .write(let write, _) = effects.first else {
+            Issue.record("expected a write")
+            return
+        }
+        #expect(write.changes.count == 5)
+        #expect(write.changes.map(\.key).contains("removed.feature.enabled"))
+        var empty = try MenuFixture.state(entries: [:])
+        reduce(&empty, .resetAll)
+        #expect(empty.mode == .browsing)
+        #expect(empty.status?.text == "There are no overrides to reset")
+    }
+
+    @Test("u undoes the last change: success pushes undo steps, an undo pops one")
+    func undo() throws {
+        var state = try MenuFixture.state()
+        #expect(reduce(&state, .undo).isEmpty)
+        #expect(state.status?.text == "Nothing to undo")
+        let write = OverrideWrite(changes: [.init(key: "a", value: "1")], summary: "a = 1")
+        let inverse = OverrideWrite(changes: [.init(key: "a", value: nil)], summary: "a override removed")
+        reduce(&state, .writeSucceeded(write, undo: inverse))
+        #expect(state.undoStack == [inverse])
+        #expect(state.status?.text == "Saved: a = 1")
+        #expect(reduce(&state, .undo) == [.write(inverse, undo: nil)])
+        #expect(state.undoStack.isEmpty)
+        reduce(&state, .writeSucceeded(inverse, undo: nil))
+        #expect(state.status?.text == "Undone: a override removed")
+    }
+
+    @Test("a failed write shows the error and changes nothing")
+    func writeFailed() throws {
+        var state = try MenuFixture.state()
+        let before = state.data
+        reduce(&state, .writeFailed("/x/overrides.json: cannot save: No space left on device (errno 28)"))
+        #expect(
+            state.status
+                == .init(
+                    text: "error: not saved: /x/overrides.json: cannot save: No space left on device (errno 28)",
+                    isError: true))
+        #expect(state.data == before)
+    }
+
+    @Test("refreshed data updates statuses and counts and keeps the selection on the same key")
+    func refreshed() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.upload_mode", in: &state)
+        let key = MenuFixture.key("function.media.upload_mode", in: state)
+        let status = KeyStatus(
+            value: "never", source: .overridden, serverValue: "always",
+            override: OverrideInfo(value: "never", entry: nil))
+        reduce(&state, .refreshed(MenuDataUpdate(statuses: [key: status], orphans: [], storeProblem: "broken")))
+        #expect(state.data.statuses[key] == status)
+        #expect(state.data.scopeOverrideCounts[0] == 3)
+        #expect(state.data.orphans.isEmpty)
+        #expect(state.data.storeProblem == "broken")
+        #expect(name(state) == "function.media.upload_mode")
+    }
+
+    // MARK: Screens and events
+
+    @Test("help opens for the current mode and returns to it")
+    func help() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .help)
+        #expect(state.mode == .help(.keys, returnTo: .browsing))
+        reduce(&state, .closeHelp)
+        #expect(state.mode == .browsing)
+        MenuFixture.select("function.media.quality", in: &state)
+        reduce(&state, .activate, .help)
+        guard case .help(.editing, let returnTo) = state.mode, case .editing = returnTo else {
+            Issue.record("help from the editor returns to it")
+            return
+        }
+        reduce(&state, .closeHelp)
+        guard case .editing = state.mode else {
+            Issue.record("back in the editor")
+            return
+        }
+    }
+
+    @Test("q and Ctrl-C quit from every mode")
+    func quit() throws {
+        var state = try MenuFixture.state()
+        #expect(reduce(&state, .quit) == [.quit])
+        MenuFixture.select("function.media.quality", in: &state)
+        reduce(&state, .activate)
+        #expect(Keymap.action(for: .control("c"), in: state.keymapContext) == .quit)
+        #expect(Keymap.action(for: .character("q"), in: state.keymapContext) == .editInsert("q"))
+        #expect(reduce(&state, .quit) == [.quit])
+    }
+
+    @Test("resizing keeps the selection visible")
+    func resize() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .bottom)
+        reduce(&state, .resize(width: 70, height: 16))
+        #expect(state.width == 70)
+        #expect(state.selection >= state.scroll && state.selection < state.scroll + state.layout.keyRows)
+        reduce(&state, .resize(width: 40, height: 10))
+        #expect(state.layout.isTooSmall)
+    }
+
+    @Test("mouse: a click selects a key or a module; the wheel scrolls")
+    func mouse() throws {
+        var state = try MenuFixture.state()
+        let layout = state.layout
+        reduce(&state, .click(x: layout.keys.x + 5, y: layout.keys.y + 1 + 3))
+        #expect(name(state) == "function.media.upload_mode")
+        reduce(&state, .click(x: 3, y: layout.firstModuleRow + 2))
+        #expect(state.focus == .modules)
+        #expect(state.scope == 1)
+        reduce(&state, .wheel(1, x: 3, y: layout.firstModuleRow))
+        #expect(state.scope == 2)
+        reduce(&state, .click(x: layout.keys.x + 5, y: layout.keys.y + 2))
+        reduce(&state, .wheel(1, x: layout.keys.x + 5, y: layout.keys.y + 2))
+        #expect(state.focus == .keys)
+        #expect(name(state) == "ab.payments.checkout")
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A private tmux server running an interactive shell at a fixed size, for driving the real `config-menu` binary:
+/// send keys, read the screen, poll for text (never fixed sleeps).
+final class TmuxSession {
+    let socket = "scm-test-\(UUID().uuidString.prefix(8))"
+    let home: URL
+
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || which("tmux") != nil
+    }
+
+    private static func which(_ tool: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Starts `bash` in a new session of `width`×`height`, with TERM and LANG pinned and HOME in a temporary folder.
+    init(width: Int = 100, height: Int = 30, term: String = "xterm-256color", environment: [String: String] = [:])
+        throws
+    {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        var variables = ["TERM": term, "LANG": "C.UTF-8", "HOME": home.path, "PS1": "$ ", "EDITOR": "true"]
+        variables.merge(environment) { $1 }
+        let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        // The server started here inherits the client's file descriptors: give it none of ours to hold open.
+        try tmux(
+            ["-f", "/dev/null", "new-session", "-d", "-x", String(width), "-y", String(height)]
+                + ["env", "-u", "NO_COLOR"] + assignments + ["bash", "--norc", "--noprofile", "-i"],
+            capture: false
+        )
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// The `config-menu` binary built next to the test binary.
+    static var binary: String {
+        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("config-menu").path),
+            folder.path != "/"
+        {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("config-menu").path
+    }
+
+    /// Runs tmux with `posix_spawn` and `waitpid` (Foundation's `Process` can miss the exit of a client whose
+    /// server it forked). With `capture`, returns what tmux printed.
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let path = Self.which("tmux") ?? "/usr/bin/tmux"
+        var pipeEnds: [Int32] = [-1, -1]
+        if capture { guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        // The test runner's threads block some signals, and a spawned process inherits the mask: start tmux (and so
+        // the shell and the menu) with every signal unblocked and at its default, as a login shell would be.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([path, "-L", socket] + arguments).map { strdup($0) } + [nil]
+        defer {
+            for argument in argv { free(argument) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        if capture { close(pipeEnds[1]) }
+        guard spawned == 0 else {
+            if capture { close(pipeEnds[0]) }
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT)
+        }
+        var output = [UInt8]()
+        if capture {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(pipeEnds[0], &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                output += buffer[0..<count]
+            }
+            close(pipeEnds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Types `text` literally.
+    func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+
+    /// Sends tmux key names: `Enter`, `Escape`, `C-c`, `Space`, `Tab`, `BSpace`, ...
+    func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+
+    /// Runs a shell command line in the session's shell.
+    func run(_ commandLine: String) throws {
+        try type(commandLine)
+        try press("Enter")
+    }
+
+    /// The screen as text.
+    func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
+
+    /// Waits until the screen contains `text`; records the last screen on failure.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> Bool
+    {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try screen().contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        Issue.record(
+            "timed out waiting for \"\(text)\"; the screen was:\n\(try screen())", sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// Waits until `condition` holds (for files the menu writes).
+    func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        return condition()
+    }
+
+    /// The process id of the shell's foreground child (the menu), if any.
+    func menuProcess() throws -> pid_t? {
+        let shell = try tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return children.split(separator: " ").first.flatMap { pid_t($0) }
+    }
+}
