@@ -48,7 +48,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "config-benchmarks",
-            dependencies: ["ServiceConfiguration", "DemoConfiguration"],
+            dependencies: ["ServiceConfiguration", "DemoConfiguration", "ConfigurationDebugMenu"],
             path: "Sources/ConfigurationBenchmarks",
             swiftSettings: swiftSettings
         ),

@@ -3,6 +3,7 @@
 //     swift run -c release config-benchmarks           # everything
 //     swift run -c release config-benchmarks reads     # key reads only
 //     swift run -c release config-benchmarks store     # the override store only
+//     swift run -c release config-benchmarks menu      # the debug menu: start-up, memory, filtering, rendering
 //
 // Every figure is the median of several trials in this one process, so ratios compare like with like. Thread
 // scaling alternates one-thread and two-thread trials and reports the median of the per-trial ratios.
@@ -112,13 +113,19 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-writer
     exit(0)
 }
 
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--menu-startup" {
+    try menuStartupChild(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store]")
+guard ["all", "reads", "store", "menu"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store|menu]")
     exit(2)
 }
-if section != "store" { try readBenchmarks() }
-if section != "reads" { try storeBenchmarks() }
+if section == "all" || section == "reads" { try readBenchmarks() }
+if section == "all" || section == "store" { try storeBenchmarks() }
+if section == "all" || section == "menu" { try menuBenchmarks() }
 
 func readBenchmarks() throws {
     let rules = (0..<12).map {

@@ -15,6 +15,26 @@ extension DemoConfiguration {
             "upload", "preview", "sync", "badge", "search", "share", "cache", "retry", "banner", "prefetch",
         ]
         let choices = ["off", "low", "medium", "high"]
+        // One control and one validator per kind, shared by every key of that kind (as key types share theirs).
+        let picker = ConfigurationDebugControl.picker(choices.map { .init(value: $0, title: $0) })
+        let validateBool: @Sendable (String) throws(ConfigurationDecodingError) -> String = {
+            (raw: String) throws(ConfigurationDecodingError) -> String in
+            guard raw == "Y" || raw == "N" else { throw ConfigurationDecodingError(expected: "Y or N", got: raw) }
+            return raw
+        }
+        let validateInt: @Sendable (String) throws(ConfigurationDecodingError) -> String = {
+            (raw: String) throws(ConfigurationDecodingError) -> String in
+            guard let value = Int(raw) else { throw ConfigurationDecodingError(expected: "an integer", got: raw) }
+            return String(value)
+        }
+        let validateChoice: @Sendable (String) throws(ConfigurationDecodingError) -> String = {
+            (raw: String) throws(ConfigurationDecodingError) -> String in
+            guard choices.contains(raw) else {
+                throw ConfigurationDecodingError(expected: "one of: " + choices.joined(separator: ", "), got: raw)
+            }
+            return raw
+        }
+        let validateText: @Sendable (String) throws(ConfigurationDecodingError) -> String = { $0 }
         var server: [String: String] = [:]
         var built: [ConfigurationCatalog.Scope] = []
         built.reserveCapacity(scopeCount)
@@ -24,41 +44,21 @@ extension DemoConfiguration {
             var descriptors: [ConfigurationKeyDescriptor] = []
             descriptors.reserveCapacity(range.count)
             for index in range {
-                let feature = features[index % features.count]
-                let base = "function.module\(scope).\(feature)\(index)"
+                let base = "function.module\(scope).\(features[index % features.count])\(index)"
                 let descriptor: ConfigurationKeyDescriptor
                 switch index % 4 {
                 case 0:
-                    descriptor = synthetic(base + ".enabled", scopeName, "Bool", .toggle, "N") {
-                        (raw: String) throws(ConfigurationDecodingError) -> String in
-                        guard raw == "Y" || raw == "N" else {
-                            throw ConfigurationDecodingError(expected: "Y or N", got: raw)
-                        }
-                        return raw
-                    }
+                    descriptor = synthetic(base + ".enabled", scopeName, "Bool", .toggle, "N", validate: validateBool)
                     if index % 3 == 0 { server[descriptor.name] = index % 97 == 0 ? "yes" : "Y" }
                 case 1:
-                    descriptor = synthetic(base + ".limit", scopeName, "Int", .number(.integer), "10") {
-                        (raw: String) throws(ConfigurationDecodingError) -> String in
-                        guard let value = Int(raw) else {
-                            throw ConfigurationDecodingError(expected: "an integer", got: raw)
-                        }
-                        return String(value)
-                    }
+                    descriptor = synthetic(
+                        base + ".limit", scopeName, "Int", .number(.integer), "10", validate: validateInt)
                     if index % 3 == 0 { server[descriptor.name] = String(index % 500) }
                 case 2:
-                    let picker = ConfigurationDebugControl.picker(choices.map { .init(value: $0, title: $0) })
-                    descriptor = synthetic(base + ".mode", scopeName, "Mode", picker, "off") {
-                        (raw: String) throws(ConfigurationDecodingError) -> String in
-                        guard choices.contains(raw) else {
-                            throw ConfigurationDecodingError(
-                                expected: "one of: " + choices.joined(separator: ", "), got: raw)
-                        }
-                        return raw
-                    }
+                    descriptor = synthetic(base + ".mode", scopeName, "Mode", picker, "off", validate: validateChoice)
                     if index % 3 == 0 { server[descriptor.name] = choices[index % choices.count] }
                 default:
-                    descriptor = synthetic(base + ".label", scopeName, "String", .text, "") { $0 }
+                    descriptor = synthetic(base + ".label", scopeName, "String", .text, "", validate: validateText)
                 }
                 descriptors.append(descriptor)
             }

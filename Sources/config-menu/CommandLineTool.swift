@@ -26,7 +26,8 @@ enum CommandLineTool {
           --store FILE            the override store (default: $CONFIG_OVERRIDES_FILE, else
                                   $XDG_STATE_HOME/service-configuration-demo/overrides.json,
                                   else ~/.local/state/service-configuration-demo/overrides.json)
-          --synthetic-keys N      a made-up catalog of N keys in N/100 scopes (scale testing)
+          --synthetic-keys N      a made-up catalog of N keys (scale testing), in N/100 scopes
+          --synthetic-scopes M    ... or in M scopes
           --no-mouse              ignore the mouse
           -h, --help              show this help
 
@@ -55,6 +56,7 @@ enum CommandLineTool {
     static func run(_ arguments: [String]) throws {
         var store: String?
         var synthetic: Int?
+        var syntheticScopes: Int?
         var mouse = true
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -71,6 +73,13 @@ enum CommandLineTool {
                         code: .usage, description: "--synthetic-keys needs a positive number, got \"\(text)\"")
                 }
                 synthetic = count
+            case "--synthetic-scopes":
+                let text = try value(of: argument, from: &remaining)
+                guard let count = Int(text), count > 0 else {
+                    throw ToolError(
+                        code: .usage, description: "--synthetic-scopes needs a positive number, got \"\(text)\"")
+                }
+                syntheticScopes = count
             case "--no-mouse":
                 mouse = false
             default:
@@ -81,7 +90,8 @@ enum CommandLineTool {
         let serverValues: [String: String]
         let label: String
         if let synthetic {
-            (catalog, serverValues) = try DemoConfiguration.synthetic(keys: synthetic, scopes: max(1, synthetic / 100))
+            let scopes = syntheticScopes ?? max(1, synthetic / 100)
+            (catalog, serverValues) = try DemoConfiguration.synthetic(keys: synthetic, scopes: scopes)
             label = "synthetic catalog"
         } else {
             catalog = try DemoConfiguration.makeCatalog()

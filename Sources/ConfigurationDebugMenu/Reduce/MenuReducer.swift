@@ -577,6 +577,10 @@ public enum MenuReducer {
     static func refreshRows(_ state: inout MenuState, selectFirst: Bool = false) {
         let previous = state.rows.indices.contains(state.selection) ? state.rows[state.selection] : nil
         state.rows = computeRows(&state)
+        state.keyRowCount = state.rows.reduce(0) { count, row in
+            if case .key = row { return count + 1 }
+            return count
+        }
         if !selectFirst, let previous, let index = state.rows.firstIndex(of: previous) {
             state.selection = index
         } else if selectFirst {

@@ -202,9 +202,8 @@ public struct MenuRenderer: Sendable {
 
     private func keyPaneTitle(_ state: MenuState) -> String {
         var parts = ["Keys"]
-        let shown = state.rows.filter { if case .key = $0 { return true } else { return false } }.count
         if !state.query.isEmpty || state.scope != nil || state.onlyOverridden || state.onlyProblems {
-            parts.append("\(shown) of \(state.data.table.keys.count)")
+            parts.append("\(state.keyRowCount) of \(state.data.table.keys.count)")
         }
         if let scope = state.scope { parts.append(state.data.table.scopes[scope].name) }
         if !state.query.isEmpty { parts.append("/\(state.query)") }

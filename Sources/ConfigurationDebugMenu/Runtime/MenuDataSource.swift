@@ -1,5 +1,5 @@
 import Foundation
-import ServiceConfiguration
+public import ServiceConfiguration
 
 /// Reads what the menu shows from the service and the override store, and collects the keys that changed since
 /// the last look (from the service's notifications, the store's, and the menu's own writes).
@@ -25,16 +25,7 @@ final class MenuDataSource: Sendable {
     /// Everything, for the first frame.
     func initialData(label: String) -> MenuData {
         pending.withLock { $0.removeAll() }
-        let context = Context(service: service, store: store)
-        let statuses = table.keys.map { context.status(of: $0.descriptor) }
-        return MenuData(
-            table: table,
-            statuses: statuses,
-            orphans: context.orphans(table),
-            label: label,
-            storePath: store?.url.path,
-            storeProblem: store?.lastError?.description
-        )
+        return MenuData(table: table, service: service, overrideStore: store, label: label)
     }
 
     /// Marks keys as changed (after the menu's own write, whose effect may not change any effective value).
@@ -60,7 +51,7 @@ final class MenuDataSource: Sendable {
     }
 
     /// The layers as of one moment, so a refresh reads each dictionary once.
-    private struct Context {
+    fileprivate struct Context {
         let server: [String: String]
         let overrides: [String: String]
         let entries: [String: OverrideEntry]
@@ -89,5 +80,21 @@ final class MenuDataSource: Sendable {
                 OrphanStatus(name: name, override: OverrideInfo(value: overrides[name]!, entry: entries[name]))
             }
         }
+    }
+}
+
+extension MenuData {
+    /// Everything the menu shows about `table`'s keys, read from `service` (and `overrideStore` for each
+    /// override's metadata) at one moment.
+    public init(table: KeyTable, service: any ConfigurationService, overrideStore: FileOverrideStore?, label: String) {
+        let context = MenuDataSource.Context(service: service, store: overrideStore)
+        self.init(
+            table: table,
+            statuses: table.keys.map { context.status(of: $0.descriptor) },
+            orphans: context.orphans(table),
+            label: label,
+            storePath: overrideStore?.url.path,
+            storeProblem: overrideStore?.lastError?.description
+        )
     }
 }

@@ -72,6 +72,8 @@ public struct MenuState: Equatable, Sendable {
     public var onlyProblems = false
     /// The key list as filtered: derived from ``data`` and the filters by ``MenuReducer``.
     public internal(set) var rows: [Row] = []
+    /// How many of ``rows`` are keys (kept with the rows, so drawing never counts them).
+    public internal(set) var keyRowCount = 0
     /// The selected row in ``rows``.
     public var selection = 0
     /// The first key-list row on screen.

@@ -32,6 +32,10 @@ public struct ConfigurationCatalog: Sendable {
     /// The scopes, in the order given.
     public let scopes: [Scope]
     private let index: [String: (scope: Int, key: Int)]
+    /// Identifies this catalog (and its copies), so registering it with a service twice costs nothing.
+    let identity = Identity()
+
+    final class Identity: Sendable {}
 
     /// Builds a catalog from scope types.
     public init(scopes scopeTypes: [any ConfigurationScope.Type]) throws(ConfigurationError) {
@@ -45,6 +49,7 @@ public struct ConfigurationCatalog: Sendable {
     /// Builds a catalog from described scopes (for example from a manifest).
     public init(scopes: [Scope]) throws(ConfigurationError) {
         var index: [String: (scope: Int, key: Int)] = [:]
+        index.reserveCapacity(scopes.reduce(0) { $0 + $1.keys.count })
         var scopeNames: Set<String> = []
         for (scopeIndex, scope) in scopes.enumerated() {
             guard scopeNames.insert(scope.name).inserted else { throw .duplicateScopeName(scope.name) }

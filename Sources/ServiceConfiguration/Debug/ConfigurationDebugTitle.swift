@@ -17,19 +17,19 @@
 public enum ConfigurationDebugTitle {
     /// Returns the title for `name` by the rules above; never empty (falls back to the name itself).
     public static func derive(from name: String) -> String {
-        var segments = name.split(separator: ".").map(String.init)
-        if segments.count > 1, genericPrefixes.contains(segments[0].lowercased()) {
+        var segments = segments(of: name)
+        if segments.count > 1, genericPrefixes.contains(lowercased(segments[0])) {
             segments.removeFirst()
         }
         guard var last = segments.last else { return name }
         var lastWords = words(in: last)
-        let unitless = lastWords.filter { units[$0.lowercased()] == nil }
-        if segments.count > 1, !unitless.isEmpty, unitless.allSatisfy({ qualifiers.contains($0.lowercased()) }) {
+        let unitless = lastWords.filter { units[lowercased($0)] == nil }
+        if segments.count > 1, !unitless.isEmpty, unitless.allSatisfy({ qualifiers.contains(lowercased($0)) }) {
             last = segments[segments.count - 2]
             lastWords = words(in: last) + lastWords
         }
         var unit: String?
-        if lastWords.count > 1, let found = units[lastWords[lastWords.count - 1].lowercased()] {
+        if lastWords.count > 1, let found = units[lowercased(lastWords[lastWords.count - 1])] {
             unit = found
             lastWords.removeLast()
         }
@@ -57,8 +57,27 @@ public enum ConfigurationDebugTitle {
         "qa": "QA", "ttl": "TTL", "p2p": "P2P", "sdk": "SDK", "ios": "iOS", "http3": "HTTP/3", "stun": "STUN",
     ]
 
+    /// `word` in lower case, without allocating when it already is (the common case for wire names).
+    private static func lowercased(_ word: String) -> String {
+        word.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") || $0 >= 0x80 }
+            ? word.lowercased() : word
+    }
+
+    /// The non-empty dot-separated parts of `name`.
+    private static func segments(of name: String) -> [String] {
+        var result: [String] = []
+        var start = name.utf8.startIndex
+        for index in name.utf8.indices where name.utf8[index] == UInt8(ascii: ".") {
+            if start < index { result.append(String(name.utf8[start..<index])!) }
+            start = name.utf8.index(after: index)
+        }
+        if start < name.utf8.endIndex { result.append(String(name.utf8[start...])!) }
+        return result
+    }
+
     /// Splits `segment` into words at `_`, `-`, spaces and lower-to-upper case humps.
     static func words(in segment: String) -> [String] {
+        if segment.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(in: segment) }
         var result: [String] = []
         var current = ""
         var previousWasLower = false
@@ -80,8 +99,40 @@ public enum ConfigurationDebugTitle {
         return result
     }
 
+    /// ``words(in:)`` for ASCII text, on bytes: catalogs derive a title for every key, so this runs 100,000 times
+    /// for a large one.
+    private static func asciiWords(in segment: String) -> [String] {
+        var result: [String] = []
+        var current: [UInt8] = []
+        var previousWasLower = false
+        for byte in segment.utf8 {
+            if byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: " ") {
+                if !current.isEmpty { result.append(String(decoding: current, as: UTF8.self)) }
+                current.removeAll(keepingCapacity: true)
+                previousWasLower = false
+                continue
+            }
+            let isUpper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+            if isUpper, previousWasLower, !current.isEmpty {
+                result.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            }
+            current.append(byte)
+            previousWasLower =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        if !current.isEmpty { result.append(String(decoding: current, as: UTF8.self)) }
+        return result
+    }
+
     static func capitalized(_ word: String) -> String {
-        if let acronym = acronyms[word.lowercased()] { return acronym }
+        if let acronym = acronyms[lowercased(word)] { return acronym }
+        if let first = word.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") {
+            var bytes = Array(word.utf8)
+            bytes[0] -= 32
+            return String(decoding: bytes, as: UTF8.self)
+        }
         return word.prefix(1).uppercased() + word.dropFirst()
     }
 }

@@ -26,6 +26,7 @@ package final class ConfigurationEngine: Sendable {
         var generation: UInt64 = 1
         var decoded: [ObjectIdentifier: DecodedEntry] = [:]
         var descriptors: [String: ConfigurationKeyDescriptor] = [:]
+        var registeredCatalogs: Set<ObjectIdentifier> = []
         var observers: [UInt64: Observer] = [:]
         var nextObserverID: UInt64 = 1
 
@@ -54,7 +55,13 @@ package final class ConfigurationEngine: Sendable {
         catalog: ConfigurationCatalog? = nil
     ) {
         var initial = State(server: serverValues, overrides: Self.overridesCompiledIn ? overrides : [:])
-        for descriptor in catalog?.keys ?? [] { initial.descriptors[descriptor.name] = descriptor }
+        if let catalog {
+            initial.registeredCatalogs.insert(ObjectIdentifier(catalog.identity))
+            initial.descriptors.reserveCapacity(catalog.keyCount)
+            for scope in catalog.scopes {
+                for descriptor in scope.keys { initial.descriptors[descriptor.name] = descriptor }
+            }
+        }
         state = Locked(initial)
     }
 
@@ -132,7 +139,11 @@ package final class ConfigurationEngine: Sendable {
     /// compare decoded values rather than raw strings.
     package func register(_ catalog: ConfigurationCatalog) {
         state.withLock { state in
-            for descriptor in catalog.keys { state.descriptors[descriptor.name] = descriptor }
+            guard state.registeredCatalogs.insert(ObjectIdentifier(catalog.identity)).inserted else { return }
+            state.descriptors.reserveCapacity(state.descriptors.count + catalog.keyCount)
+            for scope in catalog.scopes {
+                for descriptor in scope.keys { state.descriptors[descriptor.name] = descriptor }
+            }
         }
     }
 
