@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
         .library(name: "ConfigurationDebugMenu", targets: ["ConfigurationDebugMenu"]),
         .executable(name: "config-menu", targets: ["config-menu"]),
+        .executable(name: "config-demo", targets: ["config-demo"]),
     ],
     traits: [
         .trait(
@@ -47,6 +48,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "config-demo",
+            dependencies: ["DemoConfiguration", "ServiceConfiguration"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "config-benchmarks",
             dependencies: ["ServiceConfiguration", "DemoConfiguration", "ConfigurationDebugMenu"],
             path: "Sources/ConfigurationBenchmarks",
@@ -70,7 +76,7 @@ let package = Package(
             name: "ConfigurationDebugMenuTests",
             dependencies: [
                 "ConfigurationDebugMenu", "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration",
-                "config-menu",
+                "config-menu", "config-demo",
             ],
             exclude: ["Screens"],
             swiftSettings: swiftSettings

@@ -16,104 +16,228 @@ enum ExitCode: Int32 {
 struct ToolError: Error, CustomStringConvertible {
     var code: ExitCode
     var description: String
+
+    /// A usage error pointing at the relevant help.
+    static func usage(_ message: String, command: String? = nil) -> ToolError {
+        let hint = command.map { "config-menu \($0) --help" } ?? "config-menu --help"
+        return ToolError(code: .usage, description: "\(message) (see \(hint))")
+    }
+}
+
+/// The parsed command line: global options, the subcommand, its arguments and options.
+struct Invocation {
+    var command: String?
+    var positional: [String] = []
+    var options: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// Options that take a value.
+    static let valued: Set<String> = [
+        "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
+    ]
+    /// Options every command accepts.
+    static let global: Set<String> = [
+        "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
+    ]
+
+    init(_ arguments: [String]) throws {
+        var remaining = arguments[...]
+        var optionsEnded = false
+        while let argument = remaining.popFirst() {
+            if !optionsEnded, argument == "--" {
+                optionsEnded = true
+            } else if !optionsEnded, argument == "-h" {
+                flags.insert("--help")
+            } else if !optionsEnded, argument.hasPrefix("--") {
+                var name = argument
+                var value: String?
+                if let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    value = String(argument[argument.index(after: equals)...])
+                }
+                if Self.valued.contains(name) {
+                    guard let given = value ?? remaining.popFirst() else {
+                        throw ToolError.usage("\(name) needs a value")
+                    }
+                    options[name] = given
+                } else {
+                    guard value == nil else { throw ToolError.usage("\(name) takes no value") }
+                    flags.insert(name)
+                }
+            } else if command == nil {
+                command = argument
+            } else {
+                positional.append(argument)
+            }
+        }
+    }
+
+    /// Refuses options the command does not take.
+    func check(allowed: Set<String>) throws {
+        for option in Set(options.keys).union(flags).sorted()
+        where !allowed.contains(option) && !Self.global.contains(option) {
+            throw ToolError.usage("\(command ?? "the menu") does not take \(option)", command: command)
+        }
+    }
 }
 
 enum CommandLineTool {
-    static let usage = """
-        usage: config-menu [options]            open the debug menu
-
-        options:
-          --store FILE            the override store (default: $CONFIG_OVERRIDES_FILE, else
-                                  $XDG_STATE_HOME/service-configuration-demo/overrides.json,
-                                  else ~/.local/state/service-configuration-demo/overrides.json)
-          --synthetic-keys N      a made-up catalog of N keys (scale testing), in N/100 scopes
-          --synthetic-scopes M    ... or in M scopes
-          --no-mouse              ignore the mouse
-          -h, --help              show this help
-
-        environment: NO_COLOR turns colours off; VISUAL or EDITOR edits JSON and text values.
-
-        exit codes: 0 success, 1 failure (for example no usable terminal), 2 usage error,
-                    3 invalid value or unknown key, 4 I/O failure (the store)
-        """
-
     static func main(_ arguments: [String]) -> Int32 {
         do {
-            try run(arguments)
+            try run(try Invocation(arguments))
             return ExitCode.success.rawValue
         } catch let error as ToolError {
-            FileHandle.standardError.write(Data("config-menu: \(error)\n".utf8))
+            report(error.description)
             return error.code.rawValue
         } catch let error as TerminalUnavailable {
-            FileHandle.standardError.write(Data("config-menu: \(error)\n".utf8))
+            report(error.description)
             return ExitCode.failure.rawValue
+        } catch let error as ConfigurationError {
+            report(error.description)
+            switch error {
+            case .invalidValue, .unknownKey, .unencodableValue: return ExitCode.invalidValue.rawValue
+            default: return ExitCode.failure.rawValue
+            }
+        } catch let error as OverrideStoreError {
+            report(error.description)
+            return ExitCode.ioFailure.rawValue
+        } catch let error as ConfigurationManifestError {
+            report(error.description)
+            return ExitCode.ioFailure.rawValue
         } catch {
-            FileHandle.standardError.write(Data("config-menu: \(error)\n".utf8))
+            report("\(error)")
             return ExitCode.failure.rawValue
         }
     }
 
-    static func run(_ arguments: [String]) throws {
-        var store: String?
-        var synthetic: Int?
-        var syntheticScopes: Int?
-        var mouse = true
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                print(usage)
-                return
-            case "--store":
-                store = try value(of: argument, from: &remaining)
-            case "--synthetic-keys":
-                let text = try value(of: argument, from: &remaining)
-                guard let count = Int(text), count > 0, count <= 10_000_000 else {
-                    throw ToolError(
-                        code: .usage, description: "--synthetic-keys needs a positive number, got \"\(text)\"")
-                }
-                synthetic = count
-            case "--synthetic-scopes":
-                let text = try value(of: argument, from: &remaining)
-                guard let count = Int(text), count > 0 else {
-                    throw ToolError(
-                        code: .usage, description: "--synthetic-scopes needs a positive number, got \"\(text)\"")
-                }
-                syntheticScopes = count
-            case "--no-mouse":
-                mouse = false
-            default:
-                throw ToolError(code: .usage, description: "unknown option \(argument)\n\n\(usage)")
-            }
+    static func report(_ message: String) {
+        FileHandle.standardError.write(Data("config-menu: \(message)\n".utf8))
+    }
+
+    static func run(_ invocation: Invocation) throws {
+        guard let command = invocation.command else {
+            if invocation.flags.contains("--help") { return print(Help.overview) }
+            try invocation.check(allowed: ["--no-mouse"])
+            return try openMenu(invocation)
         }
-        let catalog: ConfigurationCatalog
-        let serverValues: [String: String]
-        let label: String
-        if let synthetic {
-            let scopes = syntheticScopes ?? max(1, synthetic / 100)
-            (catalog, serverValues) = try DemoConfiguration.synthetic(keys: synthetic, scopes: scopes)
-            label = "synthetic catalog"
-        } else {
-            catalog = try DemoConfiguration.makeCatalog()
-            serverValues = DemoConfiguration.serverValues
-            label = "demo catalog"
+        if command == "help" {
+            guard let topic = invocation.positional.first else { return print(Help.overview) }
+            guard let text = Help.commands[topic] else { throw ToolError.usage("no help for \"\(topic)\"") }
+            return print(text)
         }
-        let url =
-            store.map { URL(fileURLWithPath: $0) } ?? FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
-        let overrideStore = FileOverrideStore(url: url)
-        let service = LiveConfigurationService(
-            serverValues: serverValues, catalog: catalog, overrideStore: overrideStore)
+        guard let help = Help.commands[command] else {
+            let suggestion = NameSuggestions.nearest(to: command, in: Help.commands.keys, limit: 1).first
+            throw ToolError.usage("unknown command \"\(command)\"" + (suggestion.map { "; did you mean \($0)?" } ?? ""))
+        }
+        if invocation.flags.contains("--help") { return print(help) }
+        let commands = Commands(invocation: invocation)
+        switch command {
+        case "list": try commands.list()
+        case "get": try commands.get()
+        case "set": try commands.set()
+        case "reset": try commands.reset()
+        case "export": try commands.export()
+        case "import": try commands.importProfile()
+        case "catalog": try commands.catalog()
+        default: throw ToolError.usage("unknown command \"\(command)\"")
+        }
+    }
+
+    static func openMenu(_ invocation: Invocation) throws {
+        let context = try ToolContext(invocation, watch: true)
         try ConfigurationDebugMenu(
-            catalog: catalog,
-            service: service,
-            options: .init(mouse: mouse, label: label)
+            catalog: context.catalog,
+            service: context.service,
+            options: .init(mouse: !invocation.flags.contains("--no-mouse"), label: context.label)
         ).run()
     }
+}
 
-    static func value(of option: String, from arguments: inout ArraySlice<String>) throws -> String {
-        guard let value = arguments.popFirst() else {
-            throw ToolError(code: .usage, description: "\(option) needs a value")
+/// The catalog, server values, store and service the options select.
+struct ToolContext {
+    let catalog: ConfigurationCatalog
+    let serverValues: [String: String]
+    let store: FileOverrideStore
+    let service: LiveConfigurationService
+    let label: String
+
+    init(_ invocation: Invocation, watch: Bool = false) throws {
+        if let manifest = invocation.options["--manifest"] {
+            catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: manifest))
+            label = URL(fileURLWithPath: manifest).lastPathComponent
+        } else if let keys = invocation.options["--synthetic-keys"] {
+            guard let count = Int(keys), count > 0, count <= 10_000_000 else {
+                throw ToolError.usage("--synthetic-keys needs a positive number, got \"\(keys)\"")
+            }
+            let scopesText = invocation.options["--synthetic-scopes"]
+            let scopes =
+                try scopesText.map { text in
+                    guard let value = Int(text), value > 0 else {
+                        throw ToolError.usage("--synthetic-scopes needs a positive number, got \"\(text)\"")
+                    }
+                    return value
+                } ?? max(1, count / 100)
+            let synthetic = try DemoConfiguration.synthetic(keys: count, scopes: scopes)
+            catalog = synthetic.catalog
+            label = "synthetic catalog"
+            serverValues =
+                try invocation.options["--server-values"].map(Self.readServerValues) ?? synthetic.serverValues
+            store = FileOverrideStore(url: Self.storeURL(invocation))
+            service = LiveConfigurationService(
+                serverValues: serverValues, catalog: catalog, overrideStore: store, watchMode: watch ? .automatic : nil)
+            return
+        } else {
+            catalog = try DemoConfiguration.makeCatalog()
+            label = "demo catalog"
         }
-        return value
+        let defaultServerValues = invocation.options["--manifest"] == nil ? DemoConfiguration.serverValues : [:]
+        serverValues = try invocation.options["--server-values"].map(Self.readServerValues) ?? defaultServerValues
+        store = FileOverrideStore(url: Self.storeURL(invocation))
+        service = LiveConfigurationService(
+            serverValues: serverValues,
+            catalog: catalog,
+            overrideStore: store,
+            watchMode: watch ? .automatic : nil
+        )
+        if let error = store.lastError, error.kind != .corrupt { throw error }
+        if let error = store.lastError { CommandLineTool.report("warning: \(error)") }
+    }
+
+    static func storeURL(_ invocation: Invocation) -> URL {
+        invocation.options["--store"].map { URL(fileURLWithPath: $0) }
+            ?? FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
+    }
+
+    /// A JSON object of key names to wire strings, as the program last received them from its server.
+    static func readServerValues(_ path: String) throws -> [String: String] {
+        let url = URL(fileURLWithPath: path)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ToolError(
+                code: .ioFailure, description: "\(url.path): cannot read the server values (missing or not readable)")
+        }
+        let root: JSONValue
+        do {
+            root = try StrictJSON.parse([UInt8](data))
+        } catch {
+            throw ToolError(code: .ioFailure, description: "\(url.path): not valid JSON: \(error)")
+        }
+        guard case .object(let members) = root else {
+            throw ToolError(
+                code: .ioFailure,
+                description:
+                    "\(url.path): expected a JSON object of key names to strings, found \(root.typeDescription)")
+        }
+        var values: [String: String] = [:]
+        for member in members {
+            guard case .string(let value) = member.value else {
+                throw ToolError(
+                    code: .ioFailure,
+                    description:
+                        "\(url.path): the value of \"\(member.key)\" must be a string (wire format), found \(member.value.typeDescription)"
+                )
+            }
+            values[member.key] = value
+        }
+        return values
     }
 }

@@ -1,9 +1,9 @@
 /// Finds the known names nearest to a mistyped one, for "did you mean" hints.
-enum NameSuggestions {
+package enum NameSuggestions {
     /// Up to `limit` names from `candidates`: names containing `name` (or contained in it) first, then by edit
     /// distance (at most a quarter of the name's length, capped at 6), keeping only names nearly as close as the
     /// closest one.
-    static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+    package static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
         let target = Array(name.lowercased().utf8)
         let budget = max(2, min(target.count / 4, 6))
         var scored: [(distance: Int, name: String)] = []

@@ -53,13 +53,18 @@ public struct OverrideImportPlan: Sendable, Hashable {
 extension FileOverrideStore {
     /// Writes the current overrides to `destination` as a profile (the store's own format), atomically, mode 0600.
     public func export(to destination: URL) throws(OverrideStoreError) {
-        reload()
-        let document = OverrideDocument(entries: entries)
         do {
-            _ = try StoreFile(url: destination.standardizedFileURL, faults: nil).replace(with: document.encoded())
+            _ = try StoreFile(url: destination.standardizedFileURL, faults: nil).replace(
+                with: [UInt8](exportedProfile()))
         } catch {
             throw OverrideStoreError(url: destination, kind: error.kind, problem: error.problem)
         }
+    }
+
+    /// The current overrides as a profile document (the store's own format), for writing anywhere.
+    public func exportedProfile() -> Data {
+        reload()
+        return Data(OverrideDocument(entries: entries).encoded())
     }
 
     /// Reads a profile and compares it with the store, without writing anything.

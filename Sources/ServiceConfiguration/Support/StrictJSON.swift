@@ -139,9 +139,8 @@ package struct StrictJSON {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("expected a member name in double quotes")
-            }
+            guard index < bytes.count else { throw error("the document ends inside an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
             let keyStart = index
             let key = try parseString()
             guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
@@ -175,6 +174,7 @@ package struct StrictJSON {
         }
         while true {
             skipWhitespace()
+            guard index < bytes.count else { throw error("the document ends inside an array") }
             elements.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw error("the document ends inside an array") }

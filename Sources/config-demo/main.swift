@@ -1,0 +1,81 @@
+// config-demo: a small program that reads the demo's keys through ServiceConfiguration and prints a line whenever
+// an effective value changes. Run it in one terminal and the debug menu (or `config-menu set ...`) in another:
+// a change made there shows up here within a second, without a restart.
+import DemoConfiguration
+import Foundation
+import ServiceConfiguration
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("-h") || arguments.contains("--help") {
+    say(
+        """
+        usage: config-demo [--store FILE] [--poll]
+
+        Reads the demo's keys through ServiceConfiguration and prints a line whenever an effective value
+        changes. It shares its override store with config-menu (same default location, or --store FILE, or
+        $CONFIG_OVERRIDES_FILE), so changes made in the menu or with `config-menu set` appear here live.
+
+          --store FILE    the override store (default: as config-menu)
+          --poll          notice changes by polling the file every 250 ms instead of inotify
+        """
+    )
+    exit(0)
+}
+var storePath: String?
+if let index = arguments.firstIndex(of: "--store") {
+    guard index + 1 < arguments.count else {
+        FileHandle.standardError.write(Data("config-demo: --store needs a file\n".utf8))
+        exit(2)
+    }
+    storePath = arguments[index + 1]
+}
+let url = storePath.map { URL(fileURLWithPath: $0) } ?? FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
+let store = FileOverrideStore(url: url)
+let catalog = try DemoConfiguration.makeCatalog()
+let service = LiveConfigurationService(
+    serverValues: DemoConfiguration.serverValues,
+    catalog: catalog,
+    overrideStore: store,
+    watchMode: arguments.contains("--poll") ? .polling(interval: .milliseconds(250)) : .automatic
+)
+if let problem = store.lastError { say("warning: \(problem)") }
+
+/// Typed reads, as feature code would do them.
+func describeFeatures() -> [String] {
+    let quality = service.imageMedium
+    return [
+        "album like button: \(service.albumLikeEnabled ? "shown" : "hidden")",
+        "like button A/B test: \(service.albumLikeButtonTest) (\(service.albumLikeButtonTest.isEnabled ? "enabled" : "not enabled"))",
+        "medium images: \(quality.maxDimension) px at quality \(Int(quality.compression * 100))",
+        "typing indicator refresh: every \(service.chatTypingInterval) ms",
+        "checkout flow: \(service.paymentsCheckoutTest.rawValue)",
+        "reactions: \(service.chatReactionSet.joined(separator: " "))",
+    ]
+}
+
+func describe(_ name: String) -> String {
+    guard let resolution = service.resolution(forKeyNamed: name) else { return "(unknown key)" }
+    var text = "\(resolution.value ?? "—") (\(resolution.source))"
+    if let rejection = resolution.rejections.first { text += "; \(rejection)" }
+    return text
+}
+
+say("config-demo: watching \(url.path) (Ctrl-C stops)")
+for line in describeFeatures() { say("  " + line) }
+say("")
+
+var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
+let clock = DateFormatter()
+clock.dateFormat = "HH:mm:ss"
+for await names in service.changedKeyNames() {
+    for name in names.sorted() {
+        let now = describe(name)
+        say("\(clock.string(from: Date())) \(name): \(shown[name] ?? "—") -> \(now)")
+        shown[name] = now
+    }
+    for line in describeFeatures() { say("  " + line) }
+}

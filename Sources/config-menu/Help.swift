@@ -1,0 +1,151 @@
+/// The `--help` texts: the overview, and one per command.
+enum Help {
+    static let sources = """
+        catalog and values (every command):
+          --manifest FILE         the catalog of another program, from its manifest (see `catalog`);
+                                  default: the built-in demo catalog
+          --server-values FILE    the program's last server values, a JSON object of key names to
+                                  strings; default: the demo's (none with --manifest)
+          --store FILE            the override store; default: $CONFIG_OVERRIDES_FILE, else
+                                  $XDG_STATE_HOME/service-configuration-demo/overrides.json, else
+                                  ~/.local/state/service-configuration-demo/overrides.json
+          --synthetic-keys N      a made-up catalog of N keys (scale testing), in N/100 scopes
+          --synthetic-scopes M    ... or in M scopes
+        """
+
+    static let exitCodes = """
+        exit codes: 0 success, 1 failure (for example no usable terminal), 2 usage error,
+                    3 invalid value or unknown key, 4 I/O failure (store, manifest or values file)
+        """
+
+    static let overview = """
+        usage: config-menu [options]                 open the debug menu (needs a terminal)
+               config-menu COMMAND [arguments]       work without a terminal
+
+        commands:
+          list [SCOPE] [--overridden] [--problems] [--json]
+                                  every key with its value and where it comes from
+          get KEY [--json]        one key: value, source, default, server value, override, problems
+          set KEY VALUE [--note TEXT]
+                                  override a key (validated by the key's own decoding)
+          reset KEY | --scope SCOPE | --all
+                                  remove overrides
+          export [FILE]           write the overrides as a profile (to standard output without FILE)
+          import FILE [--replace] [--dry-run] [--force] [--json]
+                                  read a profile into the store, reporting problems first
+          catalog                 print the catalog as a JSON manifest
+          help [COMMAND]          show help
+
+        menu options:
+          --no-mouse              ignore the mouse
+
+        \(sources)
+
+        environment: NO_COLOR turns colours off; VISUAL or EDITOR edits JSON and text values in the menu.
+
+        \(exitCodes)
+
+        `config-menu COMMAND --help` shows a command's help.
+        """
+
+    static let commands: [String: String] = [
+        "list": """
+        usage: config-menu list [SCOPE] [--overridden] [--problems] [--json]
+
+        Every key of the catalog (or of SCOPE) with its value, its source (OVERRIDDEN, SERVER,
+        DEFAULT) and flags: ! a rejected value, ~ a stale override, ? an orphaned override.
+        Orphaned overrides (keys not in the catalog) are listed last when no SCOPE is given.
+
+          --overridden            only keys with an override
+          --problems              only keys with a rejected value or a stale override, and orphans
+          --json                  a JSON array; each element has: name, scope, title, type, control,
+                                  value, source (overridden|server|default), default, server,
+                                  override ({value, setAt, serverValueWhenSet, note} or null),
+                                  rejections ([{source, value, reason}]), stale, orphan
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+        "get": """
+        usage: config-menu get KEY [--json]
+
+        One key in full: value and source, default, server value (and why it was rejected),
+        override (when it was set, its note, and whether it is stale).
+
+          --json                  one JSON object, shaped as in `list --json`
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+        "set": """
+        usage: config-menu set KEY VALUE [--note TEXT]
+
+        Overrides KEY with VALUE (a wire string, as the server would send it). The value is checked
+        with the key's own decoding first, for example:
+          config-menu set function.album.like.enabled yes
+          config-menu: function.album.like.enabled expects Y or N, got "yes"      (exit code 3)
+        An unknown key is refused with the nearest names. Safe to run while the menu and the
+        program have the store open.
+
+          --note TEXT             a note kept with the override
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+        "reset": """
+        usage: config-menu reset KEY
+               config-menu reset --scope SCOPE
+               config-menu reset --all
+
+        Removes the override of KEY, of every key in SCOPE, or every override (orphans included).
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+        "export": """
+        usage: config-menu export [FILE]
+
+        Writes the overrides as a profile in the store's format (to standard output without FILE),
+        for example to keep a QA scenario or share it.
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+        "import": """
+        usage: config-menu import FILE [--replace] [--dry-run] [--force] [--json]
+
+        Reads a profile (the store's format, or a plain JSON object of key names to wire strings)
+        and reports what it adds, changes and removes, and which keys are unknown or values invalid,
+        before writing anything.
+
+          --replace               the store ends up with exactly the profile's overrides
+                                  (default: merge, keeping other overrides)
+          --dry-run               report only
+          --force                 import even with unknown keys (kept as orphans) or invalid values
+                                  (kept, not applied); without it such a profile is refused (exit 3)
+          --json                  the report as JSON: mode, added, changed, removed, unknownKeys,
+                                  invalidValues ([{key, value, reason}])
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+        "catalog": """
+        usage: config-menu catalog
+
+        Prints the catalog as a JSON manifest (format "service-configuration-manifest", version 1):
+        scopes, and for each key its name, title, type, default, control (toggle, picker with
+        choices, number, text, json) and summary. `config-menu --manifest FILE` opens the menu, and
+        runs every command, on such a manifest without linking the program.
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+    ]
+}
