@@ -301,11 +301,9 @@ public struct MenuRenderer: Sendable {
         let base = selected ? (focused ? theme.selected : theme.selectedUnfocused) : theme.text
         grid.fill(x: x, y: y, width: width, height: 1, style: base)
         var column = x + 1
-        column = grid.write(TextWidth.truncate(row.title, to: columns.title), x: column, y: y, style: base)
+        grid.write(TextWidth.truncate(row.title, to: columns.title), x: column, y: y, style: base)
         column = x + 2 + columns.title
-        grid.write(
-            TextWidth.truncate(row.name, to: columns.name), x: column, y: y, style: selected ? base : mutedOrPlain(base)
-        )
+        grid.write(TextWidth.truncate(row.name, to: columns.name), x: column, y: y, style: base)
         column += columns.name + 1
         grid.write(TextWidth.truncate(row.value, to: columns.value), x: column, y: y, style: base)
         column += columns.value + 1
@@ -315,10 +313,6 @@ public struct MenuRenderer: Sendable {
         column += Columns.source + 1
         grid.write(
             row.flags, x: column, y: y, style: selected ? base.merging(bold: true) : theme.problem, maxX: x + width)
-    }
-
-    private func mutedOrPlain(_ style: CellStyle) -> CellStyle {
-        colors ? CellStyle(foreground: .white, dim: false) : style
     }
 
     // MARK: Details
