@@ -102,14 +102,17 @@ public final class MockConfigurationService: ConfigurationService {
         engine.replaceOverrides([:])
     }
 
-    /// Sets or removes several overrides as one change, validated first.
-    public func updateOverrides(_ changes: [String: String?], allowUnknownKeys: Bool) throws {
+    /// Sets or removes several overrides as one change (validated first, with `validate`).
+    public func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
         try requireOverrides()
-        for case (let name, let value?) in changes {
-            try engine.validate(value, forKeyNamed: name, allowUnknown: allowUnknownKeys)
+        if validate {
+            for case (let name, let value?) in changes { try engine.validate(value, forKeyNamed: name) }
         }
         engine.updateOverrides(changes)
     }
+
+    /// Makes the keys of `catalog` known to string-level operations and change detection.
+    public func register(_ catalog: ConfigurationCatalog) { engine.register(catalog) }
 
     /// Throws, as the live service does, when the build has no override layer.
     private func requireOverrides() throws {

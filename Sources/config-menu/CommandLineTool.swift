@@ -162,35 +162,24 @@ struct ToolContext {
     let label: String
 
     init(_ invocation: Invocation, watch: Bool = false) throws {
+        var defaultServerValues: [String: String] = [:]
         if let manifest = invocation.options["--manifest"] {
             catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: manifest))
             label = URL(fileURLWithPath: manifest).lastPathComponent
         } else if let keys = invocation.options["--synthetic-keys"] {
-            guard let count = Int(keys), count > 0, count <= 10_000_000 else {
-                throw ToolError.usage("--synthetic-keys needs a positive number, got \"\(keys)\"")
+            let count = try Self.positive(keys, for: "--synthetic-keys")
+            let scopes = try invocation.options["--synthetic-scopes"].map {
+                try Self.positive($0, for: "--synthetic-scopes")
             }
-            let scopesText = invocation.options["--synthetic-scopes"]
-            let scopes =
-                try scopesText.map { text in
-                    guard let value = Int(text), value > 0 else {
-                        throw ToolError.usage("--synthetic-scopes needs a positive number, got \"\(text)\"")
-                    }
-                    return value
-                } ?? max(1, count / 100)
-            let synthetic = try DemoConfiguration.synthetic(keys: count, scopes: scopes)
+            let synthetic = try DemoConfiguration.synthetic(keys: count, scopes: scopes ?? max(1, count / 100))
             catalog = synthetic.catalog
+            defaultServerValues = synthetic.serverValues
             label = "synthetic catalog"
-            serverValues =
-                try invocation.options["--server-values"].map(Self.readServerValues) ?? synthetic.serverValues
-            store = FileOverrideStore(url: Self.storeURL(invocation))
-            service = LiveConfigurationService(
-                serverValues: serverValues, catalog: catalog, overrideStore: store, watchMode: watch ? .automatic : nil)
-            return
         } else {
             catalog = try DemoConfiguration.makeCatalog()
+            defaultServerValues = DemoConfiguration.serverValues
             label = "demo catalog"
         }
-        let defaultServerValues = invocation.options["--manifest"] == nil ? DemoConfiguration.serverValues : [:]
         serverValues = try invocation.options["--server-values"].map(Self.readServerValues) ?? defaultServerValues
         store = FileOverrideStore(url: Self.storeURL(invocation))
         service = LiveConfigurationService(
@@ -201,6 +190,24 @@ struct ToolContext {
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }
         if let error = store.lastError { CommandLineTool.report("warning: \(error)") }
+    }
+
+    static func positive(_ text: String, for option: String) throws -> Int {
+        guard let value = Int(text), value > 0, value <= 10_000_000 else {
+            throw ToolError.usage("\(option) needs a positive number, got \"\(text)\"")
+        }
+        return value
+    }
+
+    /// The catalog's scope named `name`, ignoring case; an unknown name lists the scopes.
+    func scope(named name: String) throws -> ConfigurationCatalog.Scope {
+        guard let scope = catalog.scopes.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw ToolError(
+                code: .invalidValue,
+                description: "unknown scope \"\(name)\"; scopes: \(catalog.scopes.map(\.name).joined(separator: ", "))"
+            )
+        }
+        return scope
     }
 
     static func storeURL(_ invocation: Invocation) -> URL {

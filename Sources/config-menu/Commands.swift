@@ -24,18 +24,9 @@ struct Commands {
         let data = MenuData(
             table: KeyTable(catalog: context.catalog), service: context.service, overrideStore: context.store, label: ""
         )
-        var scope: Int?
-        if let scopeName {
-            let names = data.table.scopes.map(\.name)
-            guard let index = names.firstIndex(where: { $0.lowercased() == scopeName.lowercased() }) else {
-                let hint = names.filter { $0.lowercased().hasPrefix(String(scopeName.lowercased().prefix(2))) }
-                throw ToolError(
-                    code: .invalidValue,
-                    description:
-                        "unknown scope \"\(scopeName)\"; scopes: \((hint.isEmpty ? names : hint).joined(separator: ", "))"
-                )
-            }
-            scope = index
+        let scope = try scopeName.map { name in
+            let wanted = try context.scope(named: name).name
+            return data.table.scopes.firstIndex { $0.name == wanted }!
         }
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
@@ -48,7 +39,7 @@ struct Commands {
         }
         if scope == nil { reports += data.orphans.map(KeyReport.init(orphan:)) }
         if json {
-            print(JSONText.render(.array(reports.map(\.json))))
+            print(JSONWriter.string(.array(reports.map(\.json))))
         } else {
             print(KeyReport.table(reports))
         }
@@ -69,7 +60,7 @@ struct Commands {
         } else {
             throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
         }
-        print(json ? JSONText.render(report.json) : report.details)
+        print(json ? JSONWriter.string(report.json) : report.details)
     }
 
     // MARK: changing overrides
@@ -99,13 +90,7 @@ struct Commands {
         if all {
             names = overridden.sorted()
         } else if let scope {
-            guard let found = context.catalog.scopes.first(where: { $0.name.lowercased() == scope.lowercased() }) else {
-                throw ToolError(
-                    code: .invalidValue,
-                    description:
-                        "unknown scope \"\(scope)\"; scopes: \(context.catalog.scopes.map(\.name).joined(separator: ", "))"
-                )
-            }
+            let found = try context.scope(named: scope)
             names = found.keys.map(\.name).filter(overridden.contains)
         } else {
             let name = keys[0]
@@ -122,8 +107,7 @@ struct Commands {
             print("no overrides to reset")
             return
         }
-        try context.service.updateOverrides(
-            Dictionary(uniqueKeysWithValues: names.map { ($0, String?.none) }), allowUnknownKeys: true)
+        try context.service.updateOverrides(Dictionary(uniqueKeysWithValues: names.map { ($0, String?.none) }))
         print("removed \(names.count) override\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))")
     }
 
@@ -151,7 +135,7 @@ struct Commands {
             catalog: context.catalog
         )
         if json {
-            print(JSONText.render(Self.json(plan)))
+            print(JSONWriter.string(Self.json(plan)))
         } else {
             print("\(plan.mode == .replace ? "replace" : "merge") from \(file): \(plan.summary)")
         }
@@ -192,14 +176,5 @@ struct Commands {
         _ = try arguments(0...0, "no arguments")
         let context = try ToolContext(invocation)
         FileHandle.standardOutput.write(context.catalog.manifestJSON())
-    }
-}
-
-/// JSON output: pretty, two-space indentation, members in a fixed order.
-enum JSONText {
-    static func render(_ value: JSONValue) -> String {
-        var buffer: [UInt8] = []
-        JSONWriter.append(value, to: &buffer, indent: 2)
-        return String(decoding: buffer, as: UTF8.self)
     }
 }

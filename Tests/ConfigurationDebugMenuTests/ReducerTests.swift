@@ -1,3 +1,4 @@
+import Foundation
 import ServiceConfiguration
 import Testing
 
@@ -51,7 +52,7 @@ struct ReducerTests {
     @Test("Tab switches panes; moving in the module pane filters by scope")
     func modules() throws {
         var state = try MenuFixture.state()
-        reduce(&state, .switchPane)
+        reduce(&state, .focusModules)
         #expect(state.focus == .modules)
         reduce(&state, .move(2))
         #expect(state.scope == 1)
@@ -126,7 +127,7 @@ struct ReducerTests {
             return nil
         }
         #expect(problems == ["function.media.quality", "function.payments.daily_limit"])
-        reduce(&state, .switchPane, .move(1), .switchPane)
+        reduce(&state, .focusModules, .move(1), .focusKeys)
         state.query = "qual"
         MenuReducer.refreshRows(&state)
         reduce(&state, .clearFilters)
@@ -238,7 +239,8 @@ struct ReducerTests {
         #expect(state.mode == .browsing)
         if case .write(let write, let undo) = effects.first {
             #expect(write.changes == [.init(key: "function.media.quality", value: "19")])
-            #expect(undo?.changes == [.init(key: "function.media.quality", value: "95")])
+            #expect(undo?.changes.map(\.value) == ["95"])
+            #expect(undo?.changes.first?.entry?.serverValueWhenSet == "80")
         } else {
             Issue.record("expected a write")
         }
@@ -310,17 +312,21 @@ struct ReducerTests {
         var state = try MenuFixture.state()
         MenuFixture.select("function.media.quality", in: &state)
         let effects = reduce(&state, .resetSelected)
+        let stored = MenuFixture.entries["function.media.quality"]
         #expect(
             effects == [
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.media.quality", value: nil)],
-                        summary: "function.media.quality override removed"),
+                        summary: "function.media.quality override removed"
+                    ),
                     undo: OverrideWrite(
-                        changes: [.init(key: "function.media.quality", value: "95")],
-                        summary: "function.media.quality = 95")
+                        changes: [.init(key: "function.media.quality", value: "95", entry: stored)],
+                        summary: "function.media.quality = 95"
+                    )
                 )
-            ]
+            ],
+            "the undo step keeps the stored entry: its time, note and server value then"
         )
         MenuFixture.select("function.media.upload_mode", in: &state)
         #expect(reduce(&state, .resetSelected).isEmpty)
@@ -385,8 +391,11 @@ struct ReducerTests {
         #expect(state.undoStack == [inverse])
         #expect(state.status?.text == "Saved: a = 1")
         #expect(reduce(&state, .undo) == [.write(inverse, undo: nil)])
-        #expect(state.undoStack.isEmpty)
+        #expect(state.undoStack == [inverse], "the step stays until the undo is saved")
+        reduce(&state, .writeFailed("disk full"))
+        #expect(state.undoStack == [inverse], "a failed undo can be tried again")
         reduce(&state, .writeSucceeded(inverse, undo: nil))
+        #expect(state.undoStack.isEmpty)
         #expect(state.status?.text == "Undone: a override removed")
     }
 
@@ -478,5 +487,64 @@ struct ReducerTests {
         reduce(&state, .wheel(1, x: layout.keys.x + 5, y: layout.keys.y + 2))
         #expect(state.focus == .keys)
         #expect(name(state) == "ab.payments.checkout")
+    }
+}
+
+/// A terminal that never receives input: enough to run the menu loop's effects in tests.
+final class SilentTerminal: TerminalDevice {
+    var size: (width: Int, height: Int) { (100, 30) }
+    var supportsColor: Bool { false }
+    var stopRequested: Bool { true }
+    func draw(_ grid: ScreenGrid) {}
+    func nextEvent(timeout: Int) -> KeyEvent? { nil }
+    func suspend<Result>(_ body: () throws -> Result) rethrows -> Result { try body() }
+    func close() {}
+}
+
+@Suite("The menu loop's effects, against a real service and store")
+struct MenuLoopTests {
+    @Test("reset all, then undo: every override comes back as it was stored, rejected values and orphans included")
+    func undoRestoresEntries() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("menu-loop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let service = try MenuFixture.service(in: folder)
+        let store = try #require(service.overrideStore)
+        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service, store: store)
+        let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
+        var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
+        #expect(loop.perform([.resetAll, .confirm], on: &state))
+        #expect(store.entries.isEmpty)
+        #expect(state.data.overrideCount == 0, "the screen shows what the store holds after the write")
+        #expect(loop.perform([.undo], on: &state))
+        #expect(store.entries == MenuFixture.entries, "values the keys reject, orphans, times, notes: all restored")
+        #expect(state.undoStack.isEmpty)
+        #expect(state.status?.text == "Undone: 5 overrides restored")
+        #expect(state.data.overrideCount == 5)
+    }
+
+    @Test("a failed write (a full disk) shows the error and the old value stays")
+    func failedWrite() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("menu-loop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = FileOverrideStore(
+            url: folder.appendingPathComponent("overrides.json"), faults: { $0 == .write ? ENOSPC : nil })
+        let service = LiveConfigurationService(
+            serverValues: MenuFixture.serverValues,
+            catalog: MenuFixture.catalog,
+            overrideStore: store,
+            watchMode: nil
+        )
+        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service, store: store)
+        let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
+        var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
+        MenuFixture.select("function.chat.typing.enabled", in: &state)
+        let before = state.data
+        #expect(loop.perform([.toggle], on: &state))
+        #expect(state.status?.isError == true)
+        #expect(state.status?.text.contains("cannot save: No space left on device") == true)
+        #expect(state.data.statuses == before.statuses, "the old value stays")
+        #expect(state.data.storeProblem?.contains("No space left on device") == true, "the title bar says so too")
+        #expect(state.undoStack.isEmpty)
+        #expect(service.overrides.isEmpty)
     }
 }

@@ -151,6 +151,16 @@ final class TmuxSession {
         return condition()
     }
 
+    /// Waits until the shell has no child any more (the menu has exited), so typed keys reach the shell.
+    func waitForMenuExit(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try menuProcess() == nil { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("the menu did not exit; the screen was:\n\(try screen())", sourceLocation: sourceLocation)
+    }
+
     /// The process id of the shell's foreground child (the menu), if any.
     func menuProcess() throws -> pid_t? {
         let shell = try tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationTesting
 import Testing
 
 #if canImport(Glibc)
@@ -219,5 +220,78 @@ struct StoreTests {
         #expect(
             diagnostics.contains(
                 .invalid(key: Fixture.FlagKey.name, value: "yes", reason: "expected Y or N, got \"yes\"")))
+    }
+}
+
+@Suite("FileOverrideStore: review fixes")
+struct StoreEdgeTests {
+    @Test(
+        "a hand-written plain map pointed at with CONFIG_OVERRIDES_FILE is read, not moved aside, and upgraded on save")
+    func plainMapStore() throws {
+        let folder = TemporaryFolder()
+        let url = folder.url.appendingPathComponent("scenario.json")
+        try Data(#"{"test.feature.flag.enabled": "Y", "test.feature.retry_count": "9"}"#.utf8).write(to: url)
+        chmod(url.path, 0o600)
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(),
+            overrideStore: FileOverrideStore(
+                url: FileOverrideStore.defaultURL(appName: "x", environment: ["CONFIG_OVERRIDES_FILE": url.path])),
+            watchMode: nil
+        )
+        #expect(service.overrideStore?.lastError == nil)
+        #expect(service.flag)
+        #expect(service.count == 9)
+        #expect(
+            service.overrideStore?.entries["test.feature.flag.enabled"]?.setAt == nil, "no time: never reported stale")
+        try service.setOverride(rawValue: "4", forKeyNamed: "test.feature.retry_count")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.hasPrefix("{\n  \"format\": \"service-configuration-overrides\""))
+        #expect(text.contains(#""test.feature.flag.enabled": {"value": "Y"}"#))
+    }
+
+    @Test("a folder others can write is refused before the first file is written")
+    func looseFolderBeforeWriting() throws {
+        let folder = TemporaryFolder()
+        let url = folder.url.appendingPathComponent("shared/overrides.json")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        chmod(url.deletingLastPathComponent().path, 0o777)
+        let error = #expect(throws: OverrideStoreError.self) { try FileOverrideStore(url: url).set("Y", forKey: "k") }
+        #expect(error?.kind == .insecure)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test("the mock can be given a catalog, so tools using string-level operations work on it")
+    func mockRegister() throws {
+        let mock = MockConfigurationService()
+        #expect(throws: ConfigurationError.self) {
+            try mock.setOverride(rawValue: "Y", forKeyNamed: "test.feature.flag.enabled")
+        }
+        mock.register(try fixtureCatalog())
+        try mock.setOverride(rawValue: "Y", forKeyNamed: "test.feature.flag.enabled")
+        #expect(mock.flag)
+    }
+
+    @Test("a Bool key with its own wire strings: the toggle writes them, and manifests keep them")
+    func customToggleStrings() throws {
+        enum TrueFalseKey: ConfigurationKey {
+            static let name = "legacy.flag"
+            static let defaultValue = false
+            static func decode(from string: String) throws -> Bool {
+                guard let value = Bool(string) else {
+                    throw ConfigurationDecodingError(expected: "true or false", got: string)
+                }
+                return value
+            }
+            static func encode(_ value: Bool) throws -> String? { String(value) }
+        }
+        let descriptor = ConfigurationKeyDescriptor(TrueFalseKey.self, scopeName: "Legacy")
+        #expect(descriptor.control == .toggle)
+        #expect(descriptor.toggleStrings == .init(on: "true", off: "false"))
+        let catalog = try ConfigurationCatalog(scopes: [.init(name: "Legacy", keys: [descriptor])])
+        let restored = try ConfigurationCatalog(manifest: catalog.manifestJSON())
+        let copy = try #require(restored.descriptor(named: "legacy.flag"))
+        #expect(copy.toggleStrings == descriptor.toggleStrings)
+        #expect(try copy.validate("true") == "true")
+        #expect(throws: ConfigurationDecodingError(expected: "true or false", got: "Y")) { try copy.validate("Y") }
     }
 }

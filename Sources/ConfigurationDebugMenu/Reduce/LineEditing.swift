@@ -6,11 +6,6 @@ enum LineEditing {
         case .right: min(text.count, cursor + 1)
         case .lineStart, .up: 0
         case .lineEnd, .down: text.count
-        case .wordLeft: wordStart(before: cursor, in: text)
-        case .wordRight:
-            text[cursor...].indices.first { index in
-                index > cursor && !text[index].isWordCharacter && text[index - 1].isWordCharacter
-            } ?? text.count
         }
     }
 

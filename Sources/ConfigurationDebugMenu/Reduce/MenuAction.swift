@@ -10,8 +10,6 @@ public enum MenuAction: Equatable, Sendable {
     case top
     /// Jump to the last row.
     case bottom
-    /// Switch between the module pane and the key list.
-    case switchPane
     /// Give the keyboard to the key list.
     case focusKeys
     /// Give the keyboard to the module pane.
@@ -107,7 +105,7 @@ public enum MenuAction: Equatable, Sendable {
 
     /// How the caret moves.
     public enum CaretMove: Equatable, Sendable {
-        case left, right, up, down, lineStart, lineEnd, wordLeft, wordRight
+        case left, right, up, down, lineStart, lineEnd
     }
 
     /// What to delete.

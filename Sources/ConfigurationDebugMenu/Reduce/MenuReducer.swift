@@ -20,6 +20,8 @@ public enum MenuReducer {
                 if state.undoStack.count > 100 { state.undoStack.removeFirst() }
                 state.status = .init(text: "Saved: \(write.summary)", isError: false)
             } else {
+                // An undo is taken off the stack only once it is saved, so a failed undo can be tried again.
+                if state.undoStack.last == write { state.undoStack.removeLast() }
                 state.status = .init(text: "Undone: \(write.summary)", isError: false)
             }
             return []
@@ -63,7 +65,6 @@ public enum MenuReducer {
         case .top: moveSelection(&state, by: -state.rows.count)
         case .bottom where state.focus == .modules: selectModule(&state, state.moduleCount - 1)
         case .bottom: moveSelection(&state, by: state.rows.count)
-        case .switchPane: state.focus = state.focus == .keys ? .modules : .keys
         case .focusKeys: state.focus = .keys
         case .focusModules: state.focus = .modules
         case .startFilter:
@@ -113,7 +114,7 @@ public enum MenuReducer {
             guard let key = state.selectedKey else { return nothingSelected(&state) }
             switch state.data.table.keys[key].descriptor.control {
             case .json:
-                return [.openExternalEditor(key: key, text: JSONText.pretty(currentText(state, key)))]
+                return [.openExternalEditor(key: key, text: JSONWriter.pretty(currentText(state, key)))]
             case .text, .number:
                 return [.openExternalEditor(key: key, text: currentText(state, key))]
             case .toggle, .picker:
@@ -144,7 +145,7 @@ public enum MenuReducer {
                 state.mode = .confirming(.resetAll(count: count))
             }
         case .undo:
-            guard let step = state.undoStack.popLast() else {
+            guard let step = state.undoStack.last else {
                 state.status = .init(text: "Nothing to undo", isError: false)
                 break
             }
@@ -169,42 +170,49 @@ public enum MenuReducer {
     }
 
     private static func flip(_ state: inout MenuState, _ key: Int) -> [MenuEffect] {
-        let next = state.data.statuses[key].value == "Y" ? "N" : "Y"
+        let strings = state.data.table.keys[key].descriptor.toggleStrings
+        let next = state.data.statuses[key].value == strings.on ? strings.off : strings.on
         return set(&state, key: key, value: next)
     }
 
     /// Saves `value` as the key's override, with the previous override as the undo step.
     private static func set(_ state: inout MenuState, key: Int, value: String) -> [MenuEffect] {
         let name = state.data.table.keys[key].descriptor.name
-        let previous = state.data.statuses[key].override?.value
+        let previous = state.data.statuses[key].override
         let write = OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)")
         let undo = OverrideWrite(
-            changes: [.init(key: name, value: previous)],
-            summary: previous.map { "\(name) = \($0)" } ?? "\(name) override removed"
+            changes: [.init(key: name, value: previous?.value, entry: previous?.entry)],
+            summary: previous.map { "\(name) = \($0.value)" } ?? "\(name) override removed"
         )
         return [.write(write, undo: undo)]
     }
 
+    /// The current override of the key or orphan named `name`, if any.
+    private static func currentOverride(_ state: MenuState, _ name: String) -> OverrideInfo? {
+        if let index = state.data.table.index(of: name) { return state.data.statuses[index].override }
+        return state.data.orphans.first { $0.name == name }?.override
+    }
+
     private static func resetSelected(_ state: inout MenuState) -> [MenuEffect] {
         let name: String
-        let previous: String?
         if let key = state.selectedKey {
             name = state.data.table.keys[key].descriptor.name
-            previous = state.data.statuses[key].override?.value
         } else if let orphan = state.selectedOrphan {
             name = state.data.orphans[orphan].name
-            previous = state.data.orphans[orphan].override.value
         } else {
             return nothingSelected(&state)
         }
-        guard let previous else {
+        guard let previous = currentOverride(state, name) else {
             state.status = .init(text: "\(name) has no override", isError: false)
             return []
         }
         return [
             .write(
                 OverrideWrite(changes: [.init(key: name, value: nil)], summary: "\(name) override removed"),
-                undo: OverrideWrite(changes: [.init(key: name, value: previous)], summary: "\(name) = \(previous)")
+                undo: OverrideWrite(
+                    changes: [.init(key: name, value: previous.value, entry: previous.entry)],
+                    summary: "\(name) = \(previous.value)"
+                )
             )
         ]
     }
@@ -226,7 +234,7 @@ public enum MenuReducer {
                 TextEditor(key: key, text: text, cursor: text.count, validation: validate(state, key, current))
             )
         case .json:
-            let lines = JSONText.pretty(current).split(separator: "\n", omittingEmptySubsequences: false).map(
+            let lines = JSONWriter.pretty(current).split(separator: "\n", omittingEmptySubsequences: false).map(
                 Array.init)
             state.mode = .editingJSON(
                 JSONEditor(
@@ -291,14 +299,7 @@ public enum MenuReducer {
         case .editDelete(let deletion):
             (editor.text, editor.cursor) = LineEditing.delete(deletion, in: editor.text, at: editor.cursor)
         case .editSave:
-            guard case .valid(let canonical) = editor.validation else {
-                if case .invalid(let reason) = editor.validation {
-                    state.status = .init(text: "error: not saved: \(reason)", isError: true)
-                }
-                return []
-            }
-            state.mode = .browsing
-            return set(&state, key: editor.key, value: canonical)
+            return save(&state, key: editor.key, editor.validation)
         case .editCancel:
             state.mode = .browsing
             return []
@@ -360,14 +361,7 @@ public enum MenuReducer {
             (editor.lines[editor.row], editor.column) = LineEditing.delete(
                 deletion, in: editor.lines[editor.row], at: editor.column)
         case .editSave:
-            guard case .valid(let canonical) = editor.validation else {
-                if case .invalid(let reason) = editor.validation {
-                    state.status = .init(text: "error: not saved: \(reason)", isError: true)
-                }
-                return []
-            }
-            state.mode = .browsing
-            return set(&state, key: editor.key, value: canonical)
+            return save(&state, key: editor.key, editor.validation)
         case .editCancel:
             state.mode = .browsing
             return []
@@ -383,6 +377,18 @@ public enum MenuReducer {
         keepCaretVisible(&editor, rows: jsonEditorRows(state))
         state.mode = .editingJSON(editor)
         return []
+    }
+
+    /// Saves an editor's value if it is valid; otherwise says why and stays in the editor.
+    private static func save(_ state: inout MenuState, key: Int, _ validation: Validation) -> [MenuEffect] {
+        switch validation {
+        case .valid(let canonical):
+            state.mode = .browsing
+            return set(&state, key: key, value: canonical)
+        case .invalid(let reason):
+            state.status = .init(text: "error: not saved: \(reason)", isError: true)
+            return []
+        }
     }
 
     /// The number of text rows the JSON editor shows (the renderer uses the same figure).
@@ -466,10 +472,8 @@ public enum MenuReducer {
                 summary = "\(keys.count) override\(keys.count == 1 ? "" : "s") in \(name) removed"
             }
             let previous = names.map { name -> OverrideWrite.Change in
-                let value =
-                    state.data.table.index(of: name).flatMap { state.data.statuses[$0].override?.value }
-                    ?? state.data.orphans.first { $0.name == name }?.override.value
-                return .init(key: name, value: value)
+                let override = currentOverride(state, name)
+                return .init(key: name, value: override?.value, entry: override?.entry)
             }
             return [
                 .write(

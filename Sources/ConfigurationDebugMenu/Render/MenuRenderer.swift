@@ -239,7 +239,7 @@ public struct MenuRenderer: Sendable {
         let row = Row(
             title: descriptor.title,
             name: descriptor.name,
-            value: ValueText.short(status.value, control: descriptor.control),
+            value: ValueText.short(status.value, of: descriptor),
             source: status.source.description,
             flags: flags
         )
@@ -360,7 +360,7 @@ public struct MenuRenderer: Sendable {
                 ("  \(scope) · \(descriptor.valueTypeName) · \(descriptor.control.kindName)", theme.muted),
             ],
             [
-                ("Value     ", theme.muted), (ValueText.short(status.value, control: descriptor.control), theme.text),
+                ("Value     ", theme.muted), (ValueText.short(status.value, of: descriptor), theme.text),
                 ("  \(status.source)", theme.source(status.source)),
                 ("   default \(ValueText.quoted(descriptor.defaultValueString))", theme.muted),
             ],
@@ -597,10 +597,10 @@ extension CellStyle {
 
 /// How values are written on screen.
 enum ValueText {
-    /// A value in the key list: Bools as `[x] Y` / `[ ] N`, others as their wire string on one line.
-    static func short(_ value: String?, control: ConfigurationDebugControl) -> String {
+    /// A value in the key list: toggles as `[x] Y` / `[ ] N`, others as their wire string on one line.
+    static func short(_ value: String?, of descriptor: ConfigurationKeyDescriptor) -> String {
         guard let value else { return "—" }
-        if control == .toggle { return value == "Y" ? "[x] Y" : "[ ] N" }
+        if descriptor.control == .toggle { return (value == descriptor.toggleStrings.on ? "[x] " : "[ ] ") + value }
         return value.replacingOccurrences(of: "\n", with: "⏎")
     }
 

@@ -45,7 +45,7 @@ public final class ConfigurationDebugMenu {
         options: Options = Options()
     ) {
         let store = overrideStore ?? (service as? LiveConfigurationService)?.overrideStore
-        (service as? LiveConfigurationService)?.register(catalog)
+        service.register(catalog)
         source = MenuDataSource(table: KeyTable(catalog: catalog), service: service, store: store)
         self.options = options
     }
@@ -105,11 +105,25 @@ struct MenuLoop {
         return true
     }
 
+    /// Saves a change: a new value through the service (validated by its key), an undo as it was stored before
+    /// (straight into the store when there is one, so each entry keeps its time, note and server value).
     private func perform(_ write: OverrideWrite, undo: OverrideWrite?) -> MenuAction {
         var changes: [String: String?] = [:]
         for change in write.changes { changes[change.key] = change.value }
         do {
-            try source.service.updateOverrides(changes, allowUnknownKeys: undo == nil)
+            if undo == nil, let store = source.store {
+                let server = source.service.serverValues
+                try store.modify { entries in
+                    for change in write.changes {
+                        entries[change.key] = change.value.map { value in
+                            change.entry
+                                ?? OverrideEntry(value: value, setAt: Date(), serverValueWhenSet: server[change.key])
+                        }
+                    }
+                }
+            } else {
+                try source.service.updateOverrides(changes, validate: undo != nil)
+            }
             source.markChanged(changes.keys)
             return .writeSucceeded(write, undo: undo)
         } catch {

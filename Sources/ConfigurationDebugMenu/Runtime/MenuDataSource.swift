@@ -8,6 +8,8 @@ final class MenuDataSource: Sendable {
     let service: any ConfigurationService
     let store: FileOverrideStore?
     private let pending = Locked<Set<String>>([])
+    /// The store problem the menu last showed, so a new one (a refused file) is shown even if no key changed.
+    private let shownProblem = Locked<String?>(nil)
     private let observations: [ConfigurationObservation]
 
     init(table: KeyTable, service: any ConfigurationService, store: FileOverrideStore?) {
@@ -25,7 +27,9 @@ final class MenuDataSource: Sendable {
     /// Everything, for the first frame.
     func initialData(label: String) -> MenuData {
         pending.withLock { $0.removeAll() }
-        return MenuData(table: table, service: service, overrideStore: store, label: label)
+        let data = MenuData(table: table, service: service, overrideStore: store, label: label)
+        shownProblem.withLock { $0 = data.storeProblem }
+        return data
     }
 
     /// Marks keys as changed (after the menu's own write, whose effect may not change any effective value).
@@ -39,15 +43,19 @@ final class MenuDataSource: Sendable {
             defer { names.removeAll() }
             return names
         }
-        guard !names.isEmpty else { return nil }
+        let problem = store?.lastError?.description
+        let problemChanged = shownProblem.withLock { shown in
+            defer { shown = problem }
+            return shown != problem
+        }
+        guard !names.isEmpty || problemChanged else { return nil }
         let context = Context(service: service, store: store)
         var statuses: [Int: KeyStatus] = [:]
         for name in names {
             guard let index = table.index(of: name) else { continue }
             statuses[index] = context.status(of: table.keys[index].descriptor)
         }
-        return MenuDataUpdate(
-            statuses: statuses, orphans: context.orphans(table), storeProblem: store?.lastError?.description)
+        return MenuDataUpdate(statuses: statuses, orphans: context.orphans(table), storeProblem: problem)
     }
 
     /// The layers as of one moment, so a refresh reads each dictionary once.

@@ -202,6 +202,15 @@ public struct OverrideWrite: Equatable, Sendable {
         public var key: String
         /// The new override, or `nil` to remove it.
         public var value: String?
+        /// For an undo: the stored entry to put back as it was (time, note, server value then).
+        public var entry: OverrideEntry?
+
+        /// Creates a change.
+        public init(key: String, value: String?, entry: OverrideEntry? = nil) {
+            self.key = key
+            self.value = value
+            self.entry = entry
+        }
     }
 
     /// The changes, applied together.

@@ -216,7 +216,17 @@ final class CursesTerminal: TerminalDevice {
         var handled = sigset_t()
         sigemptyset(&handled)
         for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
-            signal(signalNumber) { received in stopSignal.store(received, ordering: .relaxed) }
+            // Without SA_RESTART, so a pending read returns at once and the loop sees the request immediately.
+            var action = sigaction()
+            let handler: @convention(c) (Int32) -> Void = { received in stopSignal.store(received, ordering: .relaxed) }
+            #if canImport(Darwin)
+                action.__sigaction_u.__sa_handler = handler
+            #else
+                action.__sigaction_handler.sa_handler = handler
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signalNumber, &action, nil)
             sigaddset(&handled, signalNumber)
         }
         // A parent may have started us with these blocked; the menu must hear them to restore the terminal, and

@@ -1,7 +1,7 @@
 /// The type-erased form of ``ConfigurationDebugControlType``, as tools (the debug menu, the command-line tool, a
 /// catalog manifest) see it: choices are wire strings.
 public enum ConfigurationDebugControl: Sendable, Hashable, Codable {
-    /// An on/off switch over `"Y"`/`"N"`.
+    /// An on/off switch (its wire strings are the descriptor's ``ConfigurationKeyDescriptor/toggleStrings``).
     case toggle
     /// A fixed list of choices.
     case picker([Choice])

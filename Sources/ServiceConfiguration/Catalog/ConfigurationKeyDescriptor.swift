@@ -26,6 +26,25 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     public let control: ConfigurationDebugControl
     /// The default value's wire string, or `nil` when the default has no wire form.
     public let defaultValueString: String?
+    /// For a toggle, the wire strings of on and off: `"Y"` and `"N"` unless the key encodes its Bool otherwise.
+    public let toggleStrings: ToggleStrings
+
+    /// The wire strings a toggle writes.
+    public struct ToggleStrings: Sendable, Hashable {
+        /// The string for true.
+        public var on: String
+        /// The string for false.
+        public var off: String
+
+        /// `Y`/`N`.
+        public static let standard = ToggleStrings(on: "Y", off: "N")
+
+        /// Creates the pair.
+        public init(on: String, off: String) {
+            self.on = on
+            self.off = off
+        }
+    }
     private let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
 
     /// Describes a key type.
@@ -37,6 +56,13 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         self.valueTypeName = String(describing: K.Value.self)
         self.defaultValueString = try? K.encode(K.defaultValue)
         self.control = Self.erasedControl(of: K.self)
+        if let on = true as? K.Value, let off = false as? K.Value, let onString = try? K.encode(on),
+            let offString = try? K.encode(off)
+        {
+            self.toggleStrings = ToggleStrings(on: onString, off: offString)
+        } else {
+            self.toggleStrings = .standard
+        }
         self.validator = { raw throws(ConfigurationDecodingError) in
             let value: K.Value
             do {
@@ -61,8 +87,10 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         valueTypeName: String,
         control: ConfigurationDebugControl,
         defaultValueString: String?,
+        toggleStrings: ToggleStrings = .standard,
         validate: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
     ) {
+        self.toggleStrings = toggleStrings
         self.name = name
         self.scopeName = scopeName
         self.title = title
@@ -100,6 +128,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             valueTypeName: valueTypeName,
             control: control,
             defaultValueString: defaultValueString,
+            toggleStrings: toggleStrings,
             validate: validator
         )
     }

@@ -64,7 +64,11 @@ extension ConfigurationCatalog {
         if let defaultValue = key.defaultValueString { members.append(("default", .string(defaultValue))) }
         let control: JSONValue
         switch key.control {
-        case .toggle: control = .object([("kind", .string("toggle"))])
+        case .toggle:
+            control = .object([
+                ("kind", .string("toggle")), ("on", .string(key.toggleStrings.on)),
+                ("off", .string(key.toggleStrings.off)),
+            ])
         case .text: control = .object([("kind", .string("text"))])
         case .json: control = .object([("kind", .string("json"))])
         case .number(let kind): control = .object([("kind", .string("number")), ("number", .string(kind.rawValue))])
@@ -193,6 +197,11 @@ private struct ManifestReader {
         let name = try string(fields["name"], at: "\(path).name")
         guard !name.isEmpty else { throw fail("\(path).name must not be empty") }
         let control = try self.control(fields["control"], at: "\(path).control")
+        let controlFields = try object(fields["control"], at: "\(path).control")
+        let toggle = ConfigurationKeyDescriptor.ToggleStrings(
+            on: try optionalString(controlFields["on"], at: "\(path).control.on") ?? "Y",
+            off: try optionalString(controlFields["off"], at: "\(path).control.off") ?? "N"
+        )
         return ConfigurationKeyDescriptor(
             name: name,
             scopeName: scope,
@@ -202,7 +211,8 @@ private struct ManifestReader {
             valueTypeName: try optionalString(fields["type"], at: "\(path).type") ?? "String",
             control: control,
             defaultValueString: try optionalString(fields["default"], at: "\(path).default"),
-            validate: ManifestValidation.validator(for: control)
+            toggleStrings: toggle,
+            validate: ManifestValidation.validator(for: control, toggle: toggle)
         )
     }
 
@@ -242,13 +252,16 @@ private struct ManifestReader {
 
 /// Validation from a control description alone, for keys known only through a manifest.
 enum ManifestValidation {
-    static func validator(for control: ConfigurationDebugControl)
-        -> @Sendable (String) throws(ConfigurationDecodingError) -> String
-    {
+    static func validator(
+        for control: ConfigurationDebugControl,
+        toggle: ConfigurationKeyDescriptor.ToggleStrings
+    ) -> @Sendable (String) throws(ConfigurationDecodingError) -> String {
         switch control {
         case .toggle:
             return { raw throws(ConfigurationDecodingError) in
-                guard raw == "Y" || raw == "N" else { throw ConfigurationDecodingError(expected: "Y or N", got: raw) }
+                guard raw == toggle.on || raw == toggle.off else {
+                    throw ConfigurationDecodingError(expected: "\(toggle.on) or \(toggle.off)", got: raw)
+                }
                 return raw
             }
         case .picker(let choices):

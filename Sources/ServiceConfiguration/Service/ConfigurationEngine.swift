@@ -96,19 +96,25 @@ package final class ConfigurationEngine: Sendable {
             box = typed
         } else {
             box = ResolutionBox(layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:)))
-            let descriptor = known ? nil : ConfigurationKeyDescriptor(K.self)
             state.withLock { state in
                 if state.layers(for: K.name) == layers {
                     state.decoded[id] = DecodedEntry(layers: layers, box: box)
                 }
-                if let descriptor, state.descriptors[K.name] == nil {
-                    state.descriptors[K.name] = descriptor
-                }
             }
+            if !known { learn(K.self) }
         }
         let identity = ReadCacheTable.identity(of: K.self)
         readCache.withLock { $0.store(box, for: identity, generation: validAt) }
         return box.resolution
+    }
+
+    /// Makes a key type known, so string-level operations can validate it. The descriptor (which runs the key's
+    /// own code for its title and control) is built outside the lock.
+    private func learn<K: ConfigurationKey>(_ key: K.Type) {
+        let descriptor = ConfigurationKeyDescriptor(K.self)
+        state.withLock { state in
+            if state.descriptors[K.name] == nil { state.descriptors[K.name] = descriptor }
+        }
     }
 
     /// The type-erased resolution of the key named `name`, or `nil` when no registered key has that name.
@@ -126,14 +132,6 @@ package final class ConfigurationEngine: Sendable {
 
     package var serverValues: [String: String] { state.withLock { $0.server } }
     package var overrides: [String: String] { state.withLock { $0.overrides } }
-
-    /// The descriptor of the key named `name`, from a registered catalog or from an earlier typed read.
-    package func descriptor(named name: String) -> ConfigurationKeyDescriptor? {
-        state.withLock { $0.descriptors[name] }
-    }
-
-    /// Every key name the engine knows, sorted.
-    package var knownKeyNames: [String] { state.withLock { $0.descriptors.keys.sorted() } }
 
     /// Makes the keys of `catalog` known, so string-level operations can validate them and change notifications
     /// compare decoded values rather than raw strings.
@@ -165,25 +163,15 @@ package final class ConfigurationEngine: Sendable {
         } catch {
             throw .invalidValue(key: K.name, value: raw, reason: "\(error)")
         }
-        if state.withLock({ $0.descriptors[K.name] == nil }) {
-            let descriptor = ConfigurationKeyDescriptor(K.self)
-            state.withLock { state in
-                if state.descriptors[K.name] == nil { state.descriptors[K.name] = descriptor }
-            }
-        }
+        if state.withLock({ $0.descriptors[K.name] == nil }) { learn(K.self) }
         return raw
     }
 
     /// Checks `raw` against the key named `name`; throws ``ConfigurationError/unknownKey(_:suggestions:)`` or
     /// ``ConfigurationError/invalidValue(key:value:reason:)``.
-    package func validate(
-        _ raw: String,
-        forKeyNamed name: String,
-        allowUnknown: Bool = false
-    ) throws(ConfigurationError) {
+    package func validate(_ raw: String, forKeyNamed name: String) throws(ConfigurationError) {
         let descriptor = state.withLock { $0.descriptors[name] }
         guard let descriptor else {
-            if allowUnknown { return }
             let known = state.withLock { Array($0.descriptors.keys) }
             throw .unknownKey(name, suggestions: NameSuggestions.nearest(to: name, in: known))
         }

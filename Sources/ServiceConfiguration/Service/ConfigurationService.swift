@@ -53,10 +53,16 @@ public protocol ConfigurationService: AnyObject, Sendable {
     /// Removes every override.
     func removeAllOverrides() throws
 
-    /// Sets (a wire string) or removes (`nil`) the overrides of several keys as one change: all are validated
-    /// first, and with an override store they are saved in one write. `allowUnknownKeys` lets tools restore
-    /// overrides of keys the program does not know (orphans); values of known keys are always validated.
-    func updateOverrides(_ changes: [String: String?], allowUnknownKeys: Bool) throws
+    /// Sets (a wire string) or removes (`nil`) the overrides of several keys as one change; with an override store
+    /// they are saved in one write.
+    ///
+    /// With `validate`, every value is checked by its key first (unknown keys are refused) and nothing changes if
+    /// one fails. Without it, values are written as given: for tools restoring overrides that were stored before
+    /// (an undo), which may name keys this program does not know or hold values their keys reject.
+    func updateOverrides(_ changes: [String: String?], validate: Bool) throws
+
+    /// Makes the keys of `catalog` known to string-level operations and change detection.
+    func register(_ catalog: ConfigurationCatalog)
 
     /// Calls `handler` with the names of the keys whose effective value changed, after each change (the state is
     /// updated and the lock released first), and `finish` once when the service goes away. Keep the returned
@@ -83,9 +89,9 @@ extension ConfigurationService {
         observe(handler, finish: nil)
     }
 
-    /// Sets or removes the overrides of several keys; unknown keys are refused.
+    /// Sets or removes the overrides of several keys, each value validated by its key; unknown keys are refused.
     public func updateOverrides(_ changes: [String: String?]) throws {
-        try updateOverrides(changes, allowUnknownKeys: false)
+        try updateOverrides(changes, validate: true)
     }
 
     /// Removes the key's override, if any.

@@ -64,8 +64,12 @@ public final class LiveConfigurationService: ConfigurationService {
         )
         self.engine = engine
         self.overrideStore = overrideStore
-        storeObservation = overrideStore.observe { change in
-            engine.updateOverrides(change.changes.mapValues { $0?.value })
+        // Apply what the store holds now rather than what the change carried: notifications of two saves racing in
+        // this process can arrive out of order, and the store's current state is the one that is on disk.
+        storeObservation = overrideStore.observe { [unowned overrideStore] change in
+            engine.updateOverrides(
+                Dictionary(
+                    uniqueKeysWithValues: change.changedKeys.map { ($0, overrideStore.entry(forKey: $0)?.value) }))
         }
         // Pick up anything written between the first read and the observation.
         overrideStore.reload()
@@ -110,6 +114,7 @@ public final class LiveConfigurationService: ConfigurationService {
 
     /// Overrides the key with `value`, saving it to the override store first if there is one.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
+        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
         try writeOverride(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name, note: nil)
     }
 
@@ -123,6 +128,7 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Throws ``ConfigurationError`` for an unknown key or an invalid value, ``OverrideStoreError`` when the store
     /// cannot save; in both cases nothing changes.
     public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
+        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
         try engine.validate(rawValue, forKeyNamed: name)
         try writeOverride(rawValue, forKeyNamed: name, note: note)
     }
@@ -142,11 +148,11 @@ public final class LiveConfigurationService: ConfigurationService {
         }
     }
 
-    /// Sets or removes several overrides as one change, validated first and saved in one write.
-    public func updateOverrides(_ changes: [String: String?], allowUnknownKeys: Bool) throws {
+    /// Sets or removes several overrides as one change (validated first, with `validate`), saved in one write.
+    public func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
         guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
-        for case (let name, let value?) in changes {
-            try engine.validate(value, forKeyNamed: name, allowUnknown: allowUnknownKeys)
+        if validate {
+            for case (let name, let value?) in changes { try engine.validate(value, forKeyNamed: name) }
         }
         guard let overrideStore else {
             engine.updateOverrides(changes)

@@ -59,6 +59,11 @@ public final class FileOverrideStore: Sendable {
 
     // MARK: Reading
 
+    /// The override of `key` as last read from or written to the file.
+    public func entry(forKey key: String) -> OverrideEntry? {
+        state.withLock { $0.document[key] }
+    }
+
     /// The overrides as last read from or written to the file.
     public var entries: [String: OverrideEntry] {
         state.withLock { state in
@@ -81,36 +86,42 @@ public final class FileOverrideStore: Sendable {
     @discardableResult
     public func reload() -> OverrideStoreError? {
         if file.fingerprint() == state.withLock({ $0.fingerprint }) { return nil }
-        let outcome: Result<(OverrideDocument, FileFingerprint?), OverrideStoreError>
-        do {
-            outcome = .success(try readCurrent())
-        } catch {
-            outcome = .failure(error)
+        // Read and record under a shared lock: a save (here or in another process) cannot land in between, so a
+        // reload never records an older file over a newer one.
+        let outcome: Result<OverrideStoreChange?, StoreFile.Failure> = Result { () throws(StoreFile.Failure) in
+            try file.withSharedLock { () throws(StoreFile.Failure) in
+                let (document, fingerprint) = try parseCurrent()
+                return record(document, fingerprint: fingerprint, error: nil, changed: nil)
+            }
         }
         switch outcome {
-        case .success(let (document, fingerprint)):
-            commit(document, fingerprint: fingerprint, error: nil)
+        case .success(let change):
+            if let change { notify(change) }
             return nil
-        case .failure(let error):
-            if error.kind == .corrupt {
-                commit(OverrideDocument(), fingerprint: file.fingerprint(), error: error)
+        case .failure(let failure) where failure.kind == .corrupt:
+            // Refuse it under the exclusive lock, after checking it is not half-written by an editor.
+            let refused: OverrideStoreError
+            do {
+                let change = try file.withExclusiveLock { () throws(StoreFile.Failure) in
+                    let (document, fingerprint) = try parseOrMoveAside()
+                    return record(document, fingerprint: fingerprint, error: nil, changed: nil)
+                }
+                if let change { notify(change) }
+                return nil
+            } catch {
+                refused = OverrideStoreError(
+                    url: url, kind: error.kind, problem: error.problem, preservedAt: error.preservedAt)
+            }
+            if refused.kind == .corrupt {
+                commit(OverrideDocument(), fingerprint: file.fingerprint(), error: refused)
             } else {
-                state.withLock { $0.lastError = error }
+                state.withLock { $0.lastError = refused }
             }
+            return refused
+        case .failure(let failure):
+            let error = OverrideStoreError(url: url, kind: failure.kind, problem: failure.problem)
+            state.withLock { $0.lastError = error }
             return error
-        }
-    }
-
-    /// Reads and parses the file; moves a refused file aside (under the lock, after checking it is not mid-write).
-    private func readCurrent() throws(OverrideStoreError) -> (OverrideDocument, FileFingerprint?) {
-        do throws(StoreFile.Failure) {
-            do throws(StoreFile.Failure) {
-                return try parseCurrent()
-            } catch  where error.kind == .corrupt {
-                return try file.withExclusiveLock { () throws(StoreFile.Failure) in try parseOrMoveAside() }
-            }
-        } catch {
-            throw OverrideStoreError(url: url, kind: error.kind, problem: error.problem, preservedAt: error.preservedAt)
         }
     }
 

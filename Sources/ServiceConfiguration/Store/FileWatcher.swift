@@ -22,6 +22,11 @@ public enum OverrideStoreWatchMode: Sendable, Hashable {
 final class FileWatcher: Sendable {
     private let stopPipe: (read: Int32, write: Int32)
     private let finished = DispatchSemaphore(value: 0)
+    /// The watcher thread, so a stop requested from that thread (the store released inside its own reload) does
+    /// not wait for itself.
+    private let thread = Locked<pthread_t?>(nil)
+    /// Set when the thread itself was asked to stop: it then closes the stop pipe on its way out.
+    private let closePipeOnExit = Locked(false)
     /// The mechanism actually in use (after any fallback), for tests and diagnostics.
     let mechanism: String
 
@@ -54,9 +59,17 @@ final class FileWatcher: Sendable {
         let pollMilliseconds = Int32(
             interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
 
+        let threadID = self.thread
+        let closePipeOnExit = self.closePipeOnExit
+        let pipeEnds = stopPipe
         let thread = Thread {
+            threadID.withLock { $0 = pthread_self() }
             defer {
                 if inotifyDescriptor >= 0 { close(inotifyDescriptor) }
+                if closePipeOnExit.withLock({ $0 }) {
+                    close(pipeEnds.read)
+                    close(pipeEnds.write)
+                }
                 finished.signal()
             }
             if inotifyDescriptor >= 0 {
@@ -70,10 +83,14 @@ final class FileWatcher: Sendable {
         thread.start()
     }
 
-    /// Stops the thread and waits for it to finish.
+    /// Stops the thread and waits for it to finish (unless called on that thread, which then ends on its own).
     func stop() {
         var byte: UInt8 = 1
         _ = write(stopPipe.write, &byte, 1)
+        if let watcher = thread.withLock({ $0 }), pthread_equal(watcher, pthread_self()) != 0 {
+            closePipeOnExit.withLock { $0 = true }
+            return
+        }
         finished.wait()
         close(stopPipe.read)
         close(stopPipe.write)

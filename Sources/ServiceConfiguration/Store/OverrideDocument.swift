@@ -262,6 +262,28 @@ struct OverrideDocument: Sendable, Equatable {
         guard case .object(let members) = root else {
             throw DocumentError("expected a JSON object at the top level, found \(root.typeDescription)")
         }
+        // A hand-written scenario may be a plain map of key names to wire strings; the next save writes it in the
+        // full format.
+        if !members.isEmpty, !members.contains(where: { $0.key == "format" }),
+            members.allSatisfy({ if case .string = $0.value { true } else { false } })
+        {
+            var lines: [Line] = []
+            for member in members {
+                guard case .string(let value) = member.value else { continue }
+                let entry = try Self.decodeEntry(key: member.key, .object([("value", .string(value))]))
+                lines.append(Line(key: member.key, entry: entry))
+            }
+            lines.sort { Self.precedes($0.key, $1.key) }
+            self.init(sortedLines: lines)
+            return
+        }
+        if !members.contains(where: { ["format", "version", "overrides"].contains($0.key) }),
+            let bad = members.first(where: { if case .string = $0.value { false } else { true } })
+        {
+            throw DocumentError(
+                "the value of \"\(bad.key)\" must be a string (wire format), found \(bad.value.typeDescription)"
+            )
+        }
         var format: String?
         var version: Int?
         var overrides: [(key: String, value: JSONValue)]?

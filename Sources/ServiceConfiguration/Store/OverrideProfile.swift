@@ -111,39 +111,16 @@ extension FileOverrideStore {
         }
     }
 
+    /// A profile's entries: the store's format, or a plain map of key names to wire strings (entries without a
+    /// time, so they are never reported as stale).
     static func readProfile(_ source: URL) throws(OverrideStoreError) -> [String: OverrideEntry] {
-        let fail = { (problem: String) in OverrideStoreError(url: source, kind: .corrupt, problem: problem) }
         guard let data = FileManager.default.contents(atPath: source.path) else {
             throw OverrideStoreError(url: source, kind: .io, problem: "cannot read the file (missing or not readable)")
         }
-        let bytes = [UInt8](data)
-        if let document = try? OverrideDocument(parsing: bytes) { return document.entries }
-        let root: JSONValue
         do {
-            root = try StrictJSON.parse(bytes)
+            return try OverrideDocument(parsing: [UInt8](data)).entries
         } catch {
-            throw fail("not valid JSON: \(error)")
+            throw OverrideStoreError(url: source, kind: .corrupt, problem: error.description)
         }
-        guard case .object(let members) = root else {
-            throw fail("expected a JSON object of key names to values, found \(root.typeDescription)")
-        }
-        if members.contains(where: { $0.key == "format" }) {
-            do {
-                return try OverrideDocument(parsing: bytes).entries
-            } catch {
-                throw fail(error.description)
-            }
-        }
-        var entries: [String: OverrideEntry] = [:]
-        let now = Date()
-        for member in members {
-            guard case .string(let value) = member.value else {
-                throw fail(
-                    "the value of \"\(member.key)\" must be a string (wire format), found \(member.value.typeDescription)"
-                )
-            }
-            entries[member.key] = OverrideEntry(value: value, setAt: now)
-        }
-        return entries
     }
 }

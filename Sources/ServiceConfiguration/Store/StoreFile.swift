@@ -109,12 +109,25 @@ struct StoreFile: Sendable {
     /// Runs `body` holding an exclusive `flock` on `<file>.lock`, shared by every process using the store.
     func withExclusiveLock<Result>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         try ensureFolder()
+        try checkFolderPermissions()
         try check(.lock)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system("cannot open the lock file \(lockPath)", errno) }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .system("cannot lock \(lockPath)", errno) }
+        }
+        return try body()
+    }
+
+    /// Runs `body` holding a shared `flock` on `<file>.lock`, so no save lands while it reads. Where the lock file
+    /// cannot be opened (a read-only folder, no folder yet), `body` runs unlocked: a rename is atomic anyway.
+    func withSharedLock<Result>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let descriptor = access(folder, W_OK) == 0 ? open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) : -1
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_SH) != 0 {
+            guard errno == EINTR else { return try body() }
         }
         return try body()
     }

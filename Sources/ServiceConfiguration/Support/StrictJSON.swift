@@ -323,6 +323,19 @@ package struct StrictJSON {
 
 /// Appends JSON text to a byte buffer; used where output must be fast and byte-for-byte deterministic.
 package enum JSONWriter {
+    /// `value` as text, pretty-printed with two-space indentation when `indent` is given.
+    package static func string(_ value: JSONValue, indent: Int? = 2) -> String {
+        var buffer: [UInt8] = []
+        append(value, to: &buffer, indent: indent)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// `text` re-indented with two spaces, or unchanged when it is not valid JSON.
+    package static func pretty(_ text: String) -> String {
+        guard let value = try? StrictJSON.parse(Array(text.utf8)) else { return text }
+        return string(value)
+    }
+
     /// Appends `string` as a JSON string literal.
     package static func appendString(_ string: String, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
