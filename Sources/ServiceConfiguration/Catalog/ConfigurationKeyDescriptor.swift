@@ -13,21 +13,59 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The wire name; also the descriptor's identity.
     public var id: String { name }
     /// The wire name, for example `"function.album.like.enabled"`.
-    public let name: String
+    public var name: String { storage.name }
     /// The name of the scope that declares the key; empty when unknown.
-    public let scopeName: String
+    public var scopeName: String { storage.scopeName }
     /// The title shown in the debug menu.
-    public let title: String
+    public var title: String { storage.title }
     /// The key's ``ConfigurationKey/debugDescription``, if any.
-    public let summary: String?
+    public var summary: String? { storage.summary }
     /// The value type's name, for example `"Bool"` or `"ImageTransferQuality"`.
-    public let valueTypeName: String
+    public var valueTypeName: String { storage.valueTypeName }
     /// How the value is edited.
-    public let control: ConfigurationDebugControl
+    public var control: ConfigurationDebugControl { storage.control }
     /// The default value's wire string, or `nil` when the default has no wire form.
-    public let defaultValueString: String?
+    public var defaultValueString: String? { storage.defaultValueString }
     /// For a toggle, the wire strings of on and off: `"Y"` and `"N"` unless the key encodes its Bool otherwise.
-    public let toggleStrings: ToggleStrings
+    public var toggleStrings: ToggleStrings { storage.toggleStrings }
+
+    /// The fields, in one shared object: a catalog, a service and a menu each keep every descriptor, and at
+    /// 100,000 keys copies of an eight-word struct would cost tens of megabytes where a reference costs one word.
+    private final class Storage: Sendable {
+        let name: String
+        let scopeName: String
+        let title: String
+        let summary: String?
+        let valueTypeName: String
+        let control: ConfigurationDebugControl
+        let defaultValueString: String?
+        let toggleStrings: ToggleStrings
+        let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
+
+        init(
+            name: String,
+            scopeName: String,
+            title: String,
+            summary: String?,
+            valueTypeName: String,
+            control: ConfigurationDebugControl,
+            defaultValueString: String?,
+            toggleStrings: ToggleStrings,
+            validator: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
+        ) {
+            self.name = name
+            self.scopeName = scopeName
+            self.title = title
+            self.summary = summary
+            self.valueTypeName = valueTypeName
+            self.control = control
+            self.defaultValueString = defaultValueString
+            self.toggleStrings = toggleStrings
+            self.validator = validator
+        }
+    }
+
+    private let storage: Storage
 
     /// The wire strings a toggle writes.
     public struct ToggleStrings: Sendable, Hashable {
@@ -45,35 +83,35 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             self.off = off
         }
     }
-    private let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
-
     /// Describes a key type.
     public init<K: ConfigurationKey>(_ key: K.Type, scopeName: String = "") {
-        self.name = K.name
-        self.scopeName = scopeName
-        self.title = K.debugTitle
-        self.summary = K.debugDescription
-        self.valueTypeName = String(describing: K.Value.self)
-        self.defaultValueString = try? K.encode(K.defaultValue)
-        self.control = Self.erasedControl(of: K.self)
+        var toggleStrings = ToggleStrings.standard
         if let on = true as? K.Value, let off = false as? K.Value, let onString = try? K.encode(on),
             let offString = try? K.encode(off)
         {
-            self.toggleStrings = ToggleStrings(on: onString, off: offString)
-        } else {
-            self.toggleStrings = .standard
+            toggleStrings = ToggleStrings(on: onString, off: offString)
         }
-        self.validator = { raw throws(ConfigurationDecodingError) in
-            let value: K.Value
-            do {
-                value = try K.decode(from: raw)
-            } catch let error as ConfigurationDecodingError {
-                throw error
-            } catch {
-                throw ConfigurationDecodingError("\(error)")
+        storage = Storage(
+            name: K.name,
+            scopeName: scopeName,
+            title: K.debugTitle,
+            summary: K.debugDescription,
+            valueTypeName: String(describing: K.Value.self),
+            control: Self.erasedControl(of: K.self),
+            defaultValueString: try? K.encode(K.defaultValue),
+            toggleStrings: toggleStrings,
+            validator: { raw throws(ConfigurationDecodingError) in
+                let value: K.Value
+                do {
+                    value = try K.decode(from: raw)
+                } catch let error as ConfigurationDecodingError {
+                    throw error
+                } catch {
+                    throw ConfigurationDecodingError("\(error)")
+                }
+                return (try? K.encode(value)) ?? raw
             }
-            return (try? K.encode(value)) ?? raw
-        }
+        )
     }
 
     /// Describes a key from its parts, for keys known only by description (for example from a manifest).
@@ -90,22 +128,24 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         toggleStrings: ToggleStrings = .standard,
         validate: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
     ) {
-        self.toggleStrings = toggleStrings
-        self.name = name
-        self.scopeName = scopeName
-        self.title = title
-        self.summary = summary
-        self.valueTypeName = valueTypeName
-        self.control = control
-        self.defaultValueString = defaultValueString
-        self.validator = validate
+        storage = Storage(
+            name: name,
+            scopeName: scopeName,
+            title: title,
+            summary: summary,
+            valueTypeName: valueTypeName,
+            control: control,
+            defaultValueString: defaultValueString,
+            toggleStrings: toggleStrings,
+            validator: validate
+        )
     }
 
     /// Checks a wire string; returns the canonical wire string of the value it decodes to.
     ///
     /// The canonical string is the key's `encode` of the decoded value, so `"007"` for an integer gives `"7"`.
     public func validate(_ raw: String) throws(ConfigurationDecodingError) -> String {
-        try validator(raw)
+        try storage.validator(raw)
     }
 
     /// Resolves the key from its two layers, exactly as the typed path does; the value is the canonical wire
@@ -129,7 +169,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             control: control,
             defaultValueString: defaultValueString,
             toggleStrings: toggleStrings,
-            validate: validator
+            validate: storage.validator
         )
     }
 
