@@ -178,22 +178,10 @@ struct EndToEndTests {
 
     @Test("stdin or stdout not a terminal: a clear message and status 1, no escape codes")
     func notATerminal() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = [
-            "--store", FileManager.default.temporaryDirectory.appendingPathComponent("nt-\(UUID()).json").path,
-        ]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(out.isEmpty, "nothing, and no escape codes, on standard output")
-        #expect(err.contains("needs an interactive terminal"))
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("nt-\(UUID()).json")
+        let result = try configMenu(["--store", store.path])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty, "nothing, and no escape codes, on standard output")
+        #expect(result.error.contains("needs an interactive terminal"))
     }
 }

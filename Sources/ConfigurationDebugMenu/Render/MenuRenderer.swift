@@ -271,9 +271,10 @@ public struct MenuRenderer: Sendable {
     ) {
         var byte = byteOffset
         var column = x
+        let limit = x + width - (TextWidth.of(text) > width ? 1 : 0)  // a truncated text ends in "…"
         for character in text {
             let columns = TextWidth.of(character)
-            guard column + columns <= x + width - (TextWidth.of(text) > width ? 1 : 0) else { break }
+            guard column + columns <= limit else { break }
             let bytes = String(character).utf8.count
             if (byte..<(byte + bytes)).contains(where: positions.contains) {
                 grid.restyle(x: column, y: y, count: columns) { style in
