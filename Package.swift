@@ -58,6 +58,7 @@ let package = Package(
             path: "Sources/ConfigurationBenchmarks",
             swiftSettings: swiftSettings
         ),
+        .target(name: "SharedTestSupport", path: "Tests/SharedTestSupport", swiftSettings: swiftSettings),
         .executableTarget(
             name: "store-test-helper",
             dependencies: ["ServiceConfiguration"],
@@ -68,6 +69,7 @@ let package = Package(
             name: "ServiceConfigurationTests",
             dependencies: [
                 "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper",
+                "SharedTestSupport",
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
@@ -76,7 +78,7 @@ let package = Package(
             name: "ConfigurationDebugMenuTests",
             dependencies: [
                 "ConfigurationDebugMenu", "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration",
-                "config-menu", "config-demo",
+                "config-menu", "config-demo", "SharedTestSupport",
             ],
             exclude: ["Screens"],
             swiftSettings: swiftSettings
