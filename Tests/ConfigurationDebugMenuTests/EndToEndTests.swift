@@ -37,6 +37,24 @@ struct EndToEndTests {
         try session.press("q")
     }
 
+    @Test("a stored value holding a tab, a zero-width space and control characters: shown as escapes, resettable")
+    func hostileStoredValue() async throws {
+        let session = try TmuxSession()
+        let store = session.home.appendingPathComponent("state/overrides.json")
+        try FileOverrideStore(url: store).set(
+            "Hi\t\u{200B}\u{01}\u{7F}\u{1B}]0;pwned\u{07}", forKey: "function.chat.bubble_style")
+        try session.run("\(TmuxSession.binary) --store \(store.path)")
+        try await session.waitFor("Modules")
+        try session.press("/")
+        try session.type("bubble style")
+        try session.press("Enter")
+        try await session.waitFor(#"Hi\t\u{200B}\u{0001}\u{007F}\u{001B}]0;pwned\u{0007}"#)
+        try session.press("r")
+        try await session.waitFor("Saved: function.chat.bubble_style override removed")
+        #expect(!storeText(store).contains("bubble_style"))
+        try session.press("q")
+    }
+
     @Test("pick an enum value")
     func pick() async throws {
         let session = try TmuxSession()

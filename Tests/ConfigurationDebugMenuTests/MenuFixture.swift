@@ -124,7 +124,7 @@ enum MenuFixture {
 
     /// Selects the row of the key named `name`.
     static func select(_ name: String, in state: inout MenuState) {
-        state.selection = state.rows.firstIndex(of: .key(key(name, in: state)))!
+        state.list.selection = state.list.rows.firstIndex(of: .key(key(name, in: state)))!
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 /// Each test reads as: state in, action, state out (and effects).
 @Suite("MenuReducer: state in, action, state out")
 struct ReducerTests {
-    typealias Row = MenuState.Row
+    typealias Row = KeyList.Row
 
     func name(_ state: MenuState) -> String? {
         state.selectedKey.map { state.data.table.keys[$0].descriptor.name }
@@ -18,7 +18,7 @@ struct ReducerTests {
     @Test("the first key is selected at start; j/k move over keys and skip headings")
     func moving() throws {
         var state = try MenuFixture.state()
-        #expect(state.rows.first == .heading(scope: 0))
+        #expect(state.list.rows.first == .heading(scope: 0))
         #expect(name(state) == "function.media.hdr.enabled")
         reduce(&state, .move(3))
         #expect(name(state) == "function.chat.greeting", "the Chat heading is skipped")
@@ -26,7 +26,7 @@ struct ReducerTests {
         #expect(name(state) == "function.media.upload_mode")
         reduce(&state, .move(-10))
         #expect(name(state) == "function.media.hdr.enabled")
-        #expect(state.scroll == 0, "the first heading stays visible")
+        #expect(state.list.scroll == 0, "the first heading stays visible")
     }
 
     @Test("g and G jump to the ends; the last row is the orphan")
@@ -43,8 +43,8 @@ struct ReducerTests {
         var state = try MenuFixture.state(width: 80, height: 18)
         let rows = state.layout.keyRows
         reduce(&state, .page(1))
-        #expect(state.selection >= rows - 1)
-        #expect(state.selection >= state.scroll && state.selection < state.scroll + rows)
+        #expect(state.list.selection >= rows - 1)
+        #expect(state.list.selection >= state.list.scroll && state.list.selection < state.list.scroll + rows)
         reduce(&state, .page(-1))
         #expect(name(state) == "function.media.hdr.enabled")
     }
@@ -55,13 +55,13 @@ struct ReducerTests {
         reduce(&state, .focusModules)
         #expect(state.focus == .modules)
         reduce(&state, .move(2))
-        #expect(state.scope == 1)
-        #expect(state.rows == [.heading(scope: 1), .key(3), .key(4), .key(5)])
+        #expect(state.filters.scope == 1)
+        #expect(state.list.rows == [.heading(scope: 1), .key(3), .key(4), .key(5)])
         #expect(name(state) == "function.chat.greeting")
         reduce(&state, .top)
-        #expect(state.scope == nil)
+        #expect(state.filters.scope == nil)
         reduce(&state, .bottom)
-        #expect(state.scope == 2)
+        #expect(state.filters.scope == 2)
         reduce(&state, .focusKeys)
         #expect(state.focus == .keys)
         reduce(&state, .focusModules)
@@ -76,41 +76,41 @@ struct ReducerTests {
     func filtering() throws {
         var state = try MenuFixture.state()
         reduce(&state, .startFilter)
-        #expect(state.mode == .filtering(previous: ""))
+        #expect(state.mode == .filtering(FilterBar(previous: "")))
         reduce(&state, .filterInsert("l"), .filterInsert("i"), .filterInsert("m"))
-        #expect(state.query == "lim")
-        #expect(state.rows == [.key(MenuFixture.key("function.payments.daily_limit", in: state))])
+        #expect(state.filters.query == "lim")
+        #expect(state.list.rows == [.key(MenuFixture.key("function.payments.daily_limit", in: state))])
         reduce(&state, .filterBackspace)
-        #expect(state.query == "li")
+        #expect(state.filters.query == "li")
         reduce(&state, .filterAccept)
         #expect(state.mode == .browsing)
-        #expect(state.query == "li")
+        #expect(state.filters.query == "li")
         reduce(&state, .startFilter, .filterCancel)
-        #expect(state.query == "")
+        #expect(state.filters.query == "")
         #expect(state.mode == .browsing)
-        #expect(state.rows.count == 13)
+        #expect(state.list.rows.count == 13)
         reduce(&state, .startFilter, .filterInsert("x"), .filterErase)
-        #expect(state.query == "")
+        #expect(state.filters.query == "")
     }
 
     @Test("narrowing reuses the previous matches, and results equal a fresh search")
     func narrowing() throws {
         var state = try MenuFixture.state()
         reduce(&state, .startFilter, .filterInsert("f"), .filterInsert("u"))
-        #expect(state.filterCache?.query == "fu")
+        #expect(state.list.cache?.query == "fu")
         reduce(&state, .filterInsert("n"))
-        let narrowed = state.rows
+        let narrowed = state.list.rows
         var fresh = try MenuFixture.state()
-        fresh.query = "fun"
-        MenuReducer.refreshRows(&fresh)
-        #expect(narrowed == fresh.rows)
+        fresh.filters.query = "fun"
+        fresh.refreshList()
+        #expect(narrowed == fresh.list.rows)
     }
 
     @Test("o shows only overridden keys; ! only problems; Esc clears every filter")
     func toggles() throws {
         var state = try MenuFixture.state()
         reduce(&state, .toggleOnlyOverridden)
-        let overridden = state.rows.compactMap { row -> String? in
+        let overridden = state.list.rows.compactMap { row -> String? in
             if case .key(let key) = row { return state.data.table.keys[key].descriptor.name }
             return nil
         }
@@ -119,20 +119,20 @@ struct ReducerTests {
                 "function.media.hdr.enabled", "function.media.quality", "function.chat.greeting",
                 "function.payments.daily_limit",
             ])
-        #expect(state.rows.last == .orphan(0))
+        #expect(state.list.rows.last == .orphan(0))
         #expect(state.status?.text == "Showing only overridden keys")
         reduce(&state, .toggleOnlyOverridden, .toggleOnlyProblems)
-        let problems = state.rows.compactMap { row -> String? in
+        let problems = state.list.rows.compactMap { row -> String? in
             if case .key(let key) = row { return state.data.table.keys[key].descriptor.name }
             return nil
         }
         #expect(problems == ["function.media.quality", "function.payments.daily_limit"])
         reduce(&state, .focusModules, .move(1), .focusKeys)
-        state.query = "qual"
-        MenuReducer.refreshRows(&state)
+        state.filters.query = "qual"
+        state.refreshList()
         reduce(&state, .clearFilters)
-        #expect(!state.onlyProblems && state.scope == nil && state.query.isEmpty)
-        #expect(state.rows.count == 13)
+        #expect(!state.filters.onlyProblems && state.filters.scope == nil && state.filters.query.isEmpty)
+        #expect(state.list.rows.count == 13)
     }
 
     // MARK: Changing values
@@ -149,8 +149,8 @@ struct ReducerTests {
                     OverrideWrite(
                         changes: [.init(key: "function.chat.typing.enabled", value: "Y")],
                         summary: "function.chat.typing.enabled = Y"),
-                    undo: OverrideWrite(
-                        changes: [.init(key: "function.chat.typing.enabled", value: nil)],
+                    undo: UndoStep(
+                        entries: ["function.chat.typing.enabled": OverrideEntry?.none],
                         summary: "function.chat.typing.enabled override removed")
                 )
             ]
@@ -180,8 +180,8 @@ struct ReducerTests {
             Issue.record("Space on a number opens its editor")
             return
         }
-        #expect(String(editor.text) == "95")
-        #expect(editor.cursor == 2)
+        #expect(editor.field.string == "95")
+        #expect(editor.field.cursor == 2)
         #expect(editor.validation == .valid("95"))
     }
 
@@ -210,14 +210,14 @@ struct ReducerTests {
             Issue.record("editor expected")
             return
         }
-        #expect(String(editor.text) == "195")
-        #expect(editor.cursor == 1)
+        #expect(editor.field.string == "195")
+        #expect(editor.field.cursor == 1)
         reduce(&state, .editMove(.right), .editDelete(.toLineEnd))
         guard case .editing(let afterKill) = state.mode else {
             Issue.record("editor expected")
             return
         }
-        #expect(String(afterKill.text) == "19")
+        #expect(afterKill.field.string == "19")
         reduce(&state, .editInsert("x"))
         guard case .editing(let invalid) = state.mode else {
             Issue.record("editor expected")
@@ -232,15 +232,15 @@ struct ReducerTests {
             Issue.record("editor expected")
             return
         }
-        #expect(String(fixed.text) == "19")
+        #expect(fixed.field.string == "19")
         editor = fixed
         #expect(editor.validation == .valid("19"))
         let effects = reduce(&state, .editSave)
         #expect(state.mode == .browsing)
         if case .write(let write, let undo) = effects.first {
             #expect(write.changes == [.init(key: "function.media.quality", value: "19")])
-            #expect(undo?.changes.map(\.value) == ["95"])
-            #expect(undo?.changes.first?.entry?.serverValueWhenSet == "80")
+            #expect(undo.entries["function.media.quality"]??.value == "95")
+            #expect(undo.entries["function.media.quality"]??.serverValueWhenSet == "80")
         } else {
             Issue.record("expected a write")
         }
@@ -259,7 +259,7 @@ struct ReducerTests {
         }
         #expect(editor.lines.map { String($0) } == ["[", "  \"👍\",", "  \"🎉\"", "]"])
         reduce(&state, .editMove(.down), .editMove(.lineEnd), .editNewline)
-        for character in "\"🔥\"," { reduce(&state, .editInsert(character)) }
+        reduce(&state, .editInsert("\"🔥\","))
         guard case .editingJSON(let edited) = state.mode else {
             Issue.record("JSON editor expected")
             return
@@ -320,8 +320,8 @@ struct ReducerTests {
                         changes: [.init(key: "function.media.quality", value: nil)],
                         summary: "function.media.quality override removed"
                     ),
-                    undo: OverrideWrite(
-                        changes: [.init(key: "function.media.quality", value: "95", entry: stored)],
+                    undo: UndoStep(
+                        entries: ["function.media.quality": stored],
                         summary: "function.media.quality = 95"
                     )
                 )
@@ -359,7 +359,8 @@ struct ReducerTests {
         }
         #expect(write.changes.map(\.key) == ["function.media.hdr.enabled", "function.media.quality"])
         #expect(write.changes.allSatisfy { $0.value == nil })
-        #expect(undo?.changes.map(\.value) == ["Y", "95"])
+        #expect(
+            undo.entries.mapValues { $0?.value } == ["function.media.hdr.enabled": "Y", "function.media.quality": "95"])
     }
 
     @Test("R asks before resetting everything, orphans included; nothing to reset says so")
@@ -386,15 +387,15 @@ struct ReducerTests {
         #expect(reduce(&state, .undo).isEmpty)
         #expect(state.status?.text == "Nothing to undo")
         let write = OverrideWrite(changes: [.init(key: "a", value: "1")], summary: "a = 1")
-        let inverse = OverrideWrite(changes: [.init(key: "a", value: nil)], summary: "a override removed")
+        let inverse = UndoStep(entries: ["a": OverrideEntry?.none], summary: "a override removed")
         reduce(&state, .writeSucceeded(write, undo: inverse))
         #expect(state.undoStack == [inverse])
         #expect(state.status?.text == "Saved: a = 1")
-        #expect(reduce(&state, .undo) == [.write(inverse, undo: nil)])
+        #expect(reduce(&state, .undo) == [.undo(inverse)])
         #expect(state.undoStack == [inverse], "the step stays until the undo is saved")
         reduce(&state, .writeFailed("disk full"))
         #expect(state.undoStack == [inverse], "a failed undo can be tried again")
-        reduce(&state, .writeSucceeded(inverse, undo: nil))
+        reduce(&state, .undoSucceeded(inverse))
         #expect(state.undoStack.isEmpty)
         #expect(state.status?.text == "Undone: a override removed")
     }
@@ -434,12 +435,12 @@ struct ReducerTests {
     func help() throws {
         var state = try MenuFixture.state()
         reduce(&state, .help)
-        #expect(state.mode == .help(.keys, returnTo: .browsing))
+        #expect(state.mode == .help(HelpScreen(context: .keys, returnTo: .browsing)))
         reduce(&state, .closeHelp)
         #expect(state.mode == .browsing)
         MenuFixture.select("function.media.quality", in: &state)
         reduce(&state, .activate, .help)
-        guard case .help(.editing, let returnTo) = state.mode, case .editing = returnTo else {
+        guard case .help(let help) = state.mode, help.context == .editing, case .editing = help.returnTo else {
             Issue.record("help from the editor returns to it")
             return
         }
@@ -467,7 +468,9 @@ struct ReducerTests {
         reduce(&state, .bottom)
         reduce(&state, .resize(width: 70, height: 16))
         #expect(state.width == 70)
-        #expect(state.selection >= state.scroll && state.selection < state.scroll + state.layout.keyRows)
+        #expect(
+            state.list.selection >= state.list.scroll && state.list.selection < state.list.scroll + state.layout.keyRows
+        )
         reduce(&state, .resize(width: 40, height: 10))
         #expect(state.layout.isTooSmall)
     }
@@ -478,11 +481,11 @@ struct ReducerTests {
         let layout = state.layout
         reduce(&state, .click(x: layout.keys.x + 5, y: layout.keys.y + 1 + 3))
         #expect(name(state) == "function.media.upload_mode")
-        reduce(&state, .click(x: 3, y: layout.firstModuleRow + 2))
+        reduce(&state, .click(x: 3, y: layout.moduleRows.y + 2))
         #expect(state.focus == .modules)
-        #expect(state.scope == 1)
-        reduce(&state, .wheel(1, x: 3, y: layout.firstModuleRow))
-        #expect(state.scope == 2)
+        #expect(state.filters.scope == 1)
+        reduce(&state, .wheel(1, x: 3, y: layout.moduleRows.y))
+        #expect(state.filters.scope == 2)
         reduce(&state, .click(x: layout.keys.x + 5, y: layout.keys.y + 2))
         reduce(&state, .wheel(1, x: layout.keys.x + 5, y: layout.keys.y + 2))
         #expect(state.focus == .keys)

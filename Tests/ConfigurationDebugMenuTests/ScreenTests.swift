@@ -60,7 +60,7 @@ struct ScreenTests {
         var state = try MenuFixture.state()
         MenuFixture.select("function.payments.daily_limit", in: &state)
         reduce(&state, .activate, .editDelete(.toLineStart))
-        for character in "12x" { reduce(&state, .editInsert(character)) }
+        reduce(&state, .editInsert("12x"))
         let grid = renderer.render(state)
         try expectScreen(grid, "editor-error")
         #expect(grid.cursor != nil)

@@ -1,5 +1,5 @@
 /// One input event, decoded from the terminal: a key press, a mouse action or a resize.
-public enum KeyEvent: Hashable, Sendable {
+package enum KeyEvent: Hashable, Sendable {
     /// A printable character.
     case character(Character)
     /// Ctrl plus a letter (`.control("c")` is Ctrl-C).
@@ -17,7 +17,7 @@ public enum KeyEvent: Hashable, Sendable {
     case resize(width: Int, height: Int)
 
     /// How the key is written in help and hints: `j`, `Ctrl-C`, `↑`, `Enter`, `F2`.
-    public var label: String {
+    package var label: String {
         switch self {
         case .character(" "): "Space"
         case .character(let character): String(character)

@@ -1,9 +1,9 @@
 /// Which set of bindings is active.
-public enum KeymapContext: String, Equatable, Sendable, CaseIterable {
+package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
     case keys, modules, filtering, editing, editingJSON, picking, confirming, help
 
     /// The title of the help screen for this context.
-    public var title: String {
+    package var title: String {
         switch self {
         case .keys: "Key list"
         case .modules: "Module pane"
@@ -18,25 +18,25 @@ public enum KeymapContext: String, Equatable, Sendable, CaseIterable {
 }
 
 /// One binding: the keys, what they do, and how help and the footer describe them.
-public struct KeyBinding: Sendable {
+package struct KeyBinding: Sendable {
     /// The keys that trigger it.
-    public var keys: [KeyEvent]
+    package var keys: [KeyEvent]
     /// The action.
-    public var action: MenuAction
+    package var action: MenuAction
     /// What it does, for the help screen ("toggle a Bool key").
-    public var help: String
+    package var help: String
     /// The footer's short word for it ("toggle"); `nil` keeps it out of the footer.
-    public var hint: String?
+    package var hint: String?
 
     /// The keys as written in help: `j/↓`.
-    public var keyLabel: String { keys.map(\.label).joined(separator: "/") }
+    package var keyLabel: String { keys.map(\.label).joined(separator: "/") }
 }
 
 /// The table from keys to actions, per context. The help screen and the footer are generated from it, so they can
 /// never disagree with what the keys do.
-public enum Keymap {
+package enum Keymap {
     /// The bindings of `context`, in help order.
-    public static func bindings(for context: KeymapContext) -> [KeyBinding] {
+    package static func bindings(for context: KeymapContext) -> [KeyBinding] {
         switch context {
         case .keys: keyList
         case .modules: modulePane
@@ -50,13 +50,13 @@ public enum Keymap {
     }
 
     /// The action for `event` in `context`, if any. Printable characters insert text in the text contexts.
-    public static func action(for event: KeyEvent, in context: KeymapContext) -> MenuAction? {
+    package static func action(for event: KeyEvent, in context: KeymapContext) -> MenuAction? {
         if event == .control("c") { return .quit }
         if let binding = bindings(for: context).first(where: { $0.keys.contains(event) }) { return binding.action }
         switch (context, event) {
-        case (.filtering, .character(let character)): return .filterInsert(character)
+        case (.filtering, .character(let character)): return .filterInsert(String(character))
         case (.editing, .character(let character)), (.editingJSON, .character(let character)):
-            return .editInsert(character)
+            return .editInsert(String(character))
         case (.keys, .click(let x, let y)), (.modules, .click(let x, let y)): return .click(x: x, y: y)
         case (.keys, .wheel(let delta, let x, let y)), (.modules, .wheel(let delta, let x, let y)):
             return .wheel(delta, x: x, y: y)

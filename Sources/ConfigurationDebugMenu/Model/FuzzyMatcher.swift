@@ -6,29 +6,29 @@
 /// field, or after `.`, `_`, `-`, `/` or a space) and for consecutive characters, and penalties for gaps; each
 /// term takes the shortest window ending at its first complete match (fzf's "v1" algorithm). Results are ranked by
 /// score, then by catalog order.
-public struct FuzzyMatcher: Sendable {
+package struct FuzzyMatcher: Sendable {
     /// One key that matched.
-    public struct Match: Equatable, Sendable {
+    package struct Match: Equatable, Sendable {
         /// The key's index in the ``KeyTable``.
-        public var key: Int
+        package var key: Int
         /// Higher is better.
-        public var score: Int
+        package var score: Int
     }
 
     private let terms: [[UInt8]]
 
     /// Prepares a query; an empty or all-space query matches everything with score 0.
-    public init(query: String) {
+    package init(query: String) {
         terms = query.split(separator: " ").map { term in
             term.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         }
     }
 
     /// Whether the query has no terms.
-    public var isEmpty: Bool { terms.isEmpty }
+    package var isEmpty: Bool { terms.isEmpty }
 
     /// Matches the keys `candidates` (all keys when `nil`) of `table`; ranked best first.
-    public func rank(_ table: KeyTable, candidates: [Int]? = nil) -> [Match] {
+    package func rank(_ table: KeyTable, candidates: [Int]? = nil) -> [Match] {
         var matches: [Match] = []
         table.searchText.withUnsafeBufferPointer { text in
             table.searchOffsets.withUnsafeBufferPointer { offsets in
@@ -56,7 +56,7 @@ public struct FuzzyMatcher: Sendable {
     }
 
     /// The byte positions (in the key's search text) of the characters the query matched, for highlighting.
-    public func positions(in table: KeyTable, key: Int) -> [Int] {
+    package func positions(in table: KeyTable, key: Int) -> [Int] {
         let range = table.searchOffsets[key]..<table.searchOffsets[key + 1]
         var result: [Int] = []
         table.searchText.withUnsafeBufferPointer { text in

@@ -1,21 +1,21 @@
 import Foundation
-public import ServiceConfiguration
+package import ServiceConfiguration
 
 /// What the menu knows about one key's value right now.
-public struct KeyStatus: Equatable, Sendable {
+package struct KeyStatus: Equatable, Sendable {
     /// The effective value's canonical wire string (`nil` only for a default with no wire form).
-    public var value: String?
+    package var value: String?
     /// Where the value came from.
-    public var source: ValueSource
+    package var source: ValueSource
     /// The server's wire string, if the server sent one.
-    public var serverValue: String?
+    package var serverValue: String?
     /// The override, if one is stored (valid or not).
-    public var override: OverrideInfo?
+    package var override: OverrideInfo?
     /// Candidates that failed to decode, highest first.
-    public var rejections: [ConfigurationRejection]
+    package var rejections: [ConfigurationRejection]
 
     /// Creates a status.
-    public init(
+    package init(
         value: String?,
         source: ValueSource,
         serverValue: String? = nil,
@@ -30,60 +30,60 @@ public struct KeyStatus: Equatable, Sendable {
     }
 
     /// A value from the server or an override was rejected.
-    public var isRejected: Bool { !rejections.isEmpty }
+    package var isRejected: Bool { !rejections.isEmpty }
     /// The server value changed since the override was set.
-    public var isStale: Bool { override?.isStale(currentServerValue: serverValue) ?? false }
+    package var isStale: Bool { override?.isStale(currentServerValue: serverValue) ?? false }
     /// Worth a look: rejected or stale.
-    public var hasProblem: Bool { isRejected || isStale }
+    package var hasProblem: Bool { isRejected || isStale }
 }
 
 /// A stored override as the menu shows it.
-public struct OverrideInfo: Equatable, Sendable {
+package struct OverrideInfo: Equatable, Sendable {
     /// The override's wire string.
-    public var value: String
+    package var value: String
     /// The store's record of it (time, server value then, note), when the override comes from a store.
-    public var entry: OverrideEntry?
+    package var entry: OverrideEntry?
 
     /// Creates the information.
-    public init(value: String, entry: OverrideEntry?) {
+    package init(value: String, entry: OverrideEntry?) {
         self.value = value
         self.entry = entry
     }
 
     /// Whether the server value differs from the one recorded when the override was set.
-    public func isStale(currentServerValue: String?) -> Bool {
+    package func isStale(currentServerValue: String?) -> Bool {
         guard let entry, entry.setAt != nil else { return false }
         return entry.isStale(currentServerValue: currentServerValue)
     }
 }
 
 /// An override for a key the catalog does not have: kept in the store, shown so it can be seen and reset.
-public struct OrphanStatus: Equatable, Sendable {
+package struct OrphanStatus: Equatable, Sendable {
     /// The key name in the store.
-    public var name: String
+    package var name: String
     /// The override.
-    public var override: OverrideInfo
+    package var override: OverrideInfo
 }
 
 /// Everything the menu shows, as of the last refresh from the service and the store.
-public struct MenuData: Equatable, Sendable {
+package struct MenuData: Equatable, Sendable {
     /// The catalog.
-    public let table: KeyTable
+    package let table: KeyTable
     /// One status per key of ``table``, in the same order; change them with ``setStatus(_:at:)``.
-    public private(set) var statuses: [KeyStatus]
+    package private(set) var statuses: [KeyStatus]
     /// How many keys of each scope have an override.
-    public private(set) var scopeOverrideCounts: [Int]
+    package private(set) var scopeOverrideCounts: [Int]
     /// Overrides of keys that are not in the catalog.
-    public var orphans: [OrphanStatus]
+    package var orphans: [OrphanStatus]
     /// A short label for the title bar, such as "demo catalog".
-    public var label: String
+    package var label: String
     /// The store file's path, if the overrides are persisted.
-    public var storePath: String?
+    package var storePath: String?
     /// The store's last problem, if any.
-    public var storeProblem: String?
+    package var storeProblem: String?
 
     /// Creates menu data.
-    public init(
+    package init(
         table: KeyTable,
         statuses: [KeyStatus],
         orphans: [OrphanStatus] = [],
@@ -103,18 +103,18 @@ public struct MenuData: Equatable, Sendable {
     }
 
     /// Equal when built on the same table with equal statuses, orphans and labels.
-    public static func == (lhs: MenuData, rhs: MenuData) -> Bool {
+    package static func == (lhs: MenuData, rhs: MenuData) -> Bool {
         lhs.table === rhs.table && lhs.statuses == rhs.statuses && lhs.orphans == rhs.orphans
             && lhs.label == rhs.label && lhs.storePath == rhs.storePath && lhs.storeProblem == rhs.storeProblem
     }
 
     /// Replaces one key's status, keeping the override counts right.
-    public mutating func setStatus(_ status: KeyStatus, at index: Int) {
+    package mutating func setStatus(_ status: KeyStatus, at index: Int) {
         let scope = table.keys[index].scope
         scopeOverrideCounts[scope] += (status.override == nil ? 0 : 1) - (statuses[index].override == nil ? 0 : 1)
         statuses[index] = status
     }
 
     /// How many keys have an override (valid or not), plus orphaned overrides.
-    public var overrideCount: Int { scopeOverrideCounts.reduce(0, +) + orphans.count }
+    package var overrideCount: Int { scopeOverrideCounts.reduce(0, +) + orphans.count }
 }

@@ -1,28 +1,28 @@
-public import ServiceConfiguration
+package import ServiceConfiguration
 
 /// The catalog as the menu uses it: keys in scope order, an index by name, and a search text per key laid out in
 /// one buffer for fast filtering. Built once; shared by every state (compared by identity).
-public final class KeyTable: Sendable {
+package final class KeyTable: Sendable {
     /// One scope and the range of its keys in ``keys``.
-    public struct Scope: Sendable, Hashable {
+    package struct Scope: Sendable, Hashable {
         /// The scope's name.
-        public let name: String
+        package let name: String
         /// Its keys' indices in ``KeyTable/keys``.
-        public let range: Range<Int>
+        package let range: Range<Int>
     }
 
     /// One key: its descriptor and its scope's index.
-    public struct Key: Sendable {
+    package struct Key: Sendable {
         /// The key's descriptor.
-        public let descriptor: ConfigurationKeyDescriptor
+        package let descriptor: ConfigurationKeyDescriptor
         /// The index of its scope in ``KeyTable/scopes``.
-        public let scope: Int
+        package let scope: Int
     }
 
     /// The scopes, in catalog order.
-    public let scopes: [Scope]
+    package let scopes: [Scope]
     /// Every key, scope by scope.
-    public let keys: [Key]
+    package let keys: [Key]
     private let index: [String: Int]
     /// Lower-cased UTF-8 of "title \u{1} name \u{1} scope" for every key, back to back.
     let searchText: [UInt8]
@@ -30,7 +30,7 @@ public final class KeyTable: Sendable {
     let searchOffsets: [Int]
 
     /// Builds the table from a catalog.
-    public init(catalog: ConfigurationCatalog) {
+    package init(catalog: ConfigurationCatalog) {
         var scopes: [Scope] = []
         var keys: [Key] = []
         var text: [UInt8] = []
@@ -63,5 +63,5 @@ public final class KeyTable: Sendable {
     }
 
     /// The index of the key named `name`, if it is in the catalog.
-    public func index(of name: String) -> Int? { index[name] }
+    package func index(of name: String) -> Int? { index[name] }
 }

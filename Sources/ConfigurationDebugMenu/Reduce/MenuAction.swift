@@ -1,6 +1,6 @@
 /// Everything that can happen to the menu: key presses already mapped by the ``Keymap``, mouse and resize events,
 /// and the results of effects.
-public enum MenuAction: Equatable, Sendable {
+package enum MenuAction: Equatable, Sendable {
     // Moving
     /// Move the selection by this many rows (in the focused pane).
     case move(Int)
@@ -18,8 +18,8 @@ public enum MenuAction: Equatable, Sendable {
     // Filtering
     /// Start typing a filter.
     case startFilter
-    /// Add a character to the filter.
-    case filterInsert(Character)
+    /// Add text to the filter (one typed character, or a whole paste).
+    case filterInsert(String)
     /// Delete the filter's last character.
     case filterBackspace
     /// Clear the filter text while typing it.
@@ -52,8 +52,8 @@ public enum MenuAction: Equatable, Sendable {
     case undo
 
     // Editors
-    /// Insert a character at the caret.
-    case editInsert(Character)
+    /// Insert text at the caret (one typed character, or a whole paste).
+    case editInsert(String)
     /// Insert a line break (JSON editor).
     case editNewline
     /// Move the caret.
@@ -94,9 +94,11 @@ public enum MenuAction: Equatable, Sendable {
     // Effect results
     /// New statuses for some keys, after a change by anyone (this menu, another process, the program).
     case refreshed(MenuDataUpdate)
-    /// A write finished; `undo` is the change that reverts it (`nil` for an undo itself).
-    case writeSucceeded(OverrideWrite, undo: OverrideWrite?)
-    /// A write failed; the message says why. The old value stays.
+    /// A write finished; `undo` puts back what it replaced.
+    case writeSucceeded(OverrideWrite, undo: UndoStep)
+    /// An undo finished.
+    case undoSucceeded(UndoStep)
+    /// A write or an undo failed; the message says why. The old value stays.
     case writeFailed(String)
     /// `$EDITOR` returned this text for the key.
     case externalEditFinished(key: Int, text: String)
@@ -104,27 +106,27 @@ public enum MenuAction: Equatable, Sendable {
     case externalEditFailed(String)
 
     /// How the caret moves.
-    public enum CaretMove: Equatable, Sendable {
+    package enum CaretMove: Equatable, Sendable {
         case left, right, up, down, lineStart, lineEnd
     }
 
     /// What to delete.
-    public enum Deletion: Equatable, Sendable {
+    package enum Deletion: Equatable, Sendable {
         case backward, forward, toLineStart, toLineEnd, wordBackward
     }
 }
 
 /// Changed statuses, from the data source.
-public struct MenuDataUpdate: Equatable, Sendable {
+package struct MenuDataUpdate: Equatable, Sendable {
     /// New statuses by key index.
-    public var statuses: [Int: KeyStatus]
+    package var statuses: [Int: KeyStatus]
     /// The orphaned overrides now.
-    public var orphans: [OrphanStatus]
+    package var orphans: [OrphanStatus]
     /// The store's problem now, if any.
-    public var storeProblem: String?
+    package var storeProblem: String?
 
     /// Creates an update.
-    public init(statuses: [Int: KeyStatus], orphans: [OrphanStatus], storeProblem: String?) {
+    package init(statuses: [Int: KeyStatus], orphans: [OrphanStatus], storeProblem: String?) {
         self.statuses = statuses
         self.orphans = orphans
         self.storeProblem = storeProblem
@@ -132,10 +134,13 @@ public struct MenuDataUpdate: Equatable, Sendable {
 }
 
 /// Work the reducer asks the runtime to do; its outcome comes back as an action.
-public enum MenuEffect: Equatable, Sendable {
-    /// Save a change to the overrides (store first), then report ``MenuAction/writeSucceeded(_:undo:)`` or
+package enum MenuEffect: Equatable, Sendable {
+    /// Save a change to the overrides through the service (validated by each key), then report
+    /// ``MenuAction/writeSucceeded(_:undo:)`` or ``MenuAction/writeFailed(_:)``.
+    case write(OverrideWrite, undo: UndoStep)
+    /// Put stored entries back as they were, then report ``MenuAction/undoSucceeded(_:)`` or
     /// ``MenuAction/writeFailed(_:)``.
-    case write(OverrideWrite, undo: OverrideWrite?)
+    case undo(UndoStep)
     /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
     case openExternalEditor(key: Int, text: String)
     /// Leave the menu.

@@ -1,34 +1,40 @@
-import ServiceConfiguration
+package import ServiceConfiguration
 
 /// The menu's styles. Every distinction also shows in words or attributes, so with `NO_COLOR` (colours dropped)
 /// the screen reads the same.
-struct MenuTheme {
-    let colors: Bool
+package struct MenuTheme: Sendable {
+    package let colors: Bool
+
+    package init(colors: Bool) {
+        self.colors = colors
+    }
 
     private func style(_ style: CellStyle) -> CellStyle { colors ? style : style.withoutColor }
 
-    var titleBar: CellStyle { style(CellStyle(foreground: .black, background: .cyan, bold: true, reverse: !colors)) }
-    var titleBarError: CellStyle {
+    package var titleBar: CellStyle {
+        style(CellStyle(foreground: .black, background: .cyan, bold: true, reverse: !colors))
+    }
+    package var titleBarError: CellStyle {
         style(CellStyle(foreground: .white, background: .red, bold: true, reverse: !colors))
     }
-    var border: CellStyle { style(CellStyle(dim: true)) }
-    var focusedBorder: CellStyle { style(CellStyle(foreground: .cyan, bold: true)) }
-    var heading: CellStyle { style(CellStyle(foreground: .blue, bold: true)) }
-    var columnHeader: CellStyle { style(CellStyle(dim: true)) }
-    var text: CellStyle { .plain }
-    var muted: CellStyle { style(CellStyle(dim: true)) }
-    var label: CellStyle { style(CellStyle(bold: true)) }
-    var selected: CellStyle { style(CellStyle(foreground: .black, background: .cyan, reverse: !colors)) }
-    var selectedUnfocused: CellStyle { style(CellStyle(reverse: true)) }
-    var highlight: CellStyle { style(CellStyle(foreground: .magenta, bold: true, underline: true)) }
-    var problem: CellStyle { style(CellStyle(foreground: .red, bold: true)) }
-    var valid: CellStyle { style(CellStyle(foreground: .green, bold: true)) }
-    var key: CellStyle { style(CellStyle(foreground: .cyan, bold: true)) }
-    var overlayBorder: CellStyle { style(CellStyle(foreground: .yellow, bold: true)) }
+    package var border: CellStyle { style(CellStyle(dim: true)) }
+    package var focusedBorder: CellStyle { style(CellStyle(foreground: .cyan, bold: true)) }
+    package var heading: CellStyle { style(CellStyle(foreground: .blue, bold: true)) }
+    package var columnHeader: CellStyle { style(CellStyle(dim: true)) }
+    package var text: CellStyle { .plain }
+    package var muted: CellStyle { style(CellStyle(dim: true)) }
+    package var label: CellStyle { style(CellStyle(bold: true)) }
+    package var selected: CellStyle { style(CellStyle(foreground: .black, background: .cyan, reverse: !colors)) }
+    package var selectedUnfocused: CellStyle { style(CellStyle(reverse: true)) }
+    package var highlight: CellStyle { style(CellStyle(foreground: .magenta, bold: true, underline: true)) }
+    package var problem: CellStyle { style(CellStyle(foreground: .red, bold: true)) }
+    package var valid: CellStyle { style(CellStyle(foreground: .green, bold: true)) }
+    package var key: CellStyle { style(CellStyle(foreground: .cyan, bold: true)) }
+    package var overlayBorder: CellStyle { style(CellStyle(foreground: .yellow, bold: true)) }
 
     /// OVERRIDDEN stands out (bold, yellow), SERVER is calm (cyan), DEFAULT recedes (dim): different words, colours
     /// and attributes.
-    func source(_ source: ValueSource) -> CellStyle {
+    package func source(_ source: ValueSource) -> CellStyle {
         switch source {
         case .overridden: style(CellStyle(foreground: .yellow, bold: true))
         case .server: style(CellStyle(foreground: .cyan))

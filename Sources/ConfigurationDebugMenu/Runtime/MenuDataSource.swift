@@ -1,5 +1,5 @@
 import Foundation
-public import ServiceConfiguration
+package import ServiceConfiguration
 
 /// Reads what the menu shows from the service and the override store, and collects the keys that changed since
 /// the last look (from the service's notifications, the store's, and the menu's own writes).
@@ -94,7 +94,7 @@ final class MenuDataSource: Sendable {
 extension MenuData {
     /// Everything the menu shows about `table`'s keys, read from `service` (and `overrideStore` for each
     /// override's metadata) at one moment.
-    public init(table: KeyTable, service: any ConfigurationService, overrideStore: FileOverrideStore?, label: String) {
+    package init(table: KeyTable, service: any ConfigurationService, overrideStore: FileOverrideStore?, label: String) {
         let context = MenuDataSource.Context(service: service, store: overrideStore)
         self.init(
             table: table,

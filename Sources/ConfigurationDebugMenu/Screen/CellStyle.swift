@@ -1,26 +1,26 @@
 /// How a cell is drawn: colours and attributes. With colour off (`NO_COLOR`), only the attributes are used, so
 /// every distinction the menu makes must also be visible through words or attributes.
-public struct CellStyle: Hashable, Sendable {
+package struct CellStyle: Hashable, Sendable {
     /// A terminal colour from the basic eight.
-    public enum Color: Int, Hashable, Sendable, CaseIterable {
+    package enum Color: Int, Hashable, Sendable, CaseIterable {
         case black, red, green, yellow, blue, magenta, cyan, white
     }
 
     /// The text colour; `nil` keeps the terminal's default.
-    public var foreground: Color?
+    package var foreground: Color?
     /// The background colour; `nil` keeps the terminal's default.
-    public var background: Color?
+    package var background: Color?
     /// Bold text.
-    public var bold = false
+    package var bold = false
     /// Dim text.
-    public var dim = false
+    package var dim = false
     /// Foreground and background swapped.
-    public var reverse = false
+    package var reverse = false
     /// Underlined text.
-    public var underline = false
+    package var underline = false
 
     /// Creates a style.
-    public init(
+    package init(
         foreground: Color? = nil,
         background: Color? = nil,
         bold: Bool = false,
@@ -37,10 +37,10 @@ public struct CellStyle: Hashable, Sendable {
     }
 
     /// The terminal's default look.
-    public static let plain = CellStyle()
+    package static let plain = CellStyle()
 
     /// The same style without colours, for terminals (or people) that want none.
-    public var withoutColor: CellStyle {
+    package var withoutColor: CellStyle {
         var copy = self
         copy.foreground = nil
         copy.background = nil

@@ -4,9 +4,9 @@
 ///
 /// The ranges follow Unicode's East Asian Width (W and F) and the emoji presentation property; terminals disagree
 /// on a few characters (ambiguous width), which are treated as narrow, as xterm and most others do.
-public enum TextWidth {
+package enum TextWidth {
     /// The number of columns `character` occupies.
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
@@ -20,12 +20,12 @@ public enum TextWidth {
     }
 
     /// The number of columns `text` occupies.
-    public static func of<S: StringProtocol>(_ text: S) -> Int {
+    package static func of<S: StringProtocol>(_ text: S) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
     /// The longest prefix of `text` that fits in `columns`, with an ellipsis when something was cut.
-    public static func truncate(_ text: String, to columns: Int) -> String {
+    package static func truncate(_ text: String, to columns: Int) -> String {
         guard columns > 0 else { return "" }
         guard of(text) > columns else { return text }
         var result = ""
@@ -37,6 +37,19 @@ public enum TextWidth {
             used += width
         }
         return result + "…"
+    }
+
+    /// The longest suffix of `text` that fits in `columns`.
+    package static func suffix(_ text: String, to columns: Int) -> String {
+        var result: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let width = of(character)
+            if used + width > columns { break }
+            result.append(character)
+            used += width
+        }
+        return String(result.reversed())
     }
 
     private static func isWide(_ value: UInt32) -> Bool {

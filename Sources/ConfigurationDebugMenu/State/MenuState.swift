@@ -1,128 +1,75 @@
-public import ServiceConfiguration
+package import ServiceConfiguration
 
 /// The whole state of the debug menu: one value, compared in tests, changed only by ``MenuReducer``.
-public struct MenuState: Equatable, Sendable {
-    /// Which pane has the keyboard.
-    public enum Pane: Equatable, Sendable {
+///
+/// Each interactive piece keeps its own state in a component (``KeyList``, ``ModulePane``, ``ValueEditor``,
+/// ``JSONEditor``, ``Picker``, ``HelpScreen``, ...); the mode says which one has the keyboard and carries exactly
+/// the data that mode needs, so no impossible state exists.
+package struct MenuState: Equatable, Sendable {
+    /// Which pane has the keyboard while browsing.
+    package enum Pane: Equatable, Sendable {
         case modules
         case keys
     }
 
-    /// One line of the key list.
-    public enum Row: Hashable, Sendable {
-        /// A scope heading (not selectable).
-        case heading(scope: Int)
-        /// A key, by index in the ``KeyTable``.
-        case key(Int)
-        /// The heading above orphaned overrides.
-        case orphanHeading
-        /// An orphaned override, by index in ``MenuData/orphans``.
-        case orphan(Int)
-
-        /// Whether the row can be selected.
-        public var isSelectable: Bool {
-            switch self {
-            case .key, .orphan: true
-            case .heading, .orphanHeading: false
-            }
-        }
-    }
-
-    /// A message in the footer until the next key press.
-    public struct Status: Equatable, Sendable {
-        /// The text.
-        public var text: String
-        /// Whether it reports a failure (drawn in red, and with "error:" so it reads the same without colour).
-        public var isError: Bool
-    }
-
-    /// What the keyboard is doing. Each mode carries exactly the data it needs, so no impossible state exists.
-    public indirect enum Mode: Equatable, Sendable {
+    /// What the keyboard is doing.
+    package indirect enum Mode: Equatable, Sendable {
         /// Moving around and acting on keys.
         case browsing
-        /// Typing a filter; `previous` is the query when typing started.
-        case filtering(previous: String)
+        /// Typing a filter.
+        case filtering(FilterBar)
         /// Editing a text or number value on one line.
-        case editing(TextEditor)
+        case editing(ValueEditor)
         /// Editing a JSON value over several lines.
         case editingJSON(JSONEditor)
         /// Choosing one of a picker's choices.
         case picking(Picker)
         /// Waiting for y/N before a reset.
         case confirming(Confirmation)
-        /// The help screen for `context`; `returnTo` is the mode to go back to.
-        case help(KeymapContext, returnTo: Mode)
+        /// The help screen, over the mode it was opened from.
+        case help(HelpScreen)
     }
 
     /// The catalog and everything known about its values.
-    public var data: MenuData
+    package var data: MenuData
     /// The screen size.
-    public var width: Int
+    package var width: Int
     /// The screen size.
-    public var height: Int
+    package var height: Int
     /// Which pane has the keyboard.
-    public var focus: Pane = .keys
-    /// The scope the module pane selected; `nil` is "All".
-    public var scope: Int?
-    /// The fuzzy filter.
-    public var query = ""
-    /// Show only keys with an override.
-    public var onlyOverridden = false
-    /// Show only keys with a problem (rejected value, stale override) and orphaned overrides.
-    public var onlyProblems = false
-    /// The key list as filtered: derived from ``data`` and the filters by ``MenuReducer``.
-    public internal(set) var rows: [Row] = []
-    /// How many of ``rows`` are keys (kept with the rows, so drawing never counts them).
-    public internal(set) var keyRowCount = 0
-    /// The selected row in ``rows``.
-    public var selection = 0
-    /// The first key-list row on screen.
-    public var scroll = 0
-    /// The first module-pane row on screen.
-    public var moduleScroll = 0
+    package var focus: Pane = .keys
+    /// The filters that decide which keys the list shows.
+    package var filters = KeyFilters()
+    /// The key list: its rows (derived from ``data`` and ``filters``), selection and scroll position.
+    package var list: KeyList
+    /// The module pane's scroll position.
+    package var modules = ModulePane()
     /// What the keyboard is doing.
-    public var mode: Mode = .browsing
+    package var mode: Mode = .browsing
     /// The footer message, if any.
-    public var status: Status?
+    package var status: StatusMessage?
     /// Changes that `u` can undo, most recent last.
-    public var undoStack: [OverrideWrite] = []
-    /// The keys the last query matched, for narrowing the next keystroke's search.
-    var filterCache: FilterCache?
-
-    struct FilterCache: Equatable, Sendable {
-        var query: String
-        var scope: Int?
-        var keys: [Int]
-    }
+    package var undoStack: [UndoStep] = []
 
     /// Creates the state for a screen size; the rows are computed at once.
-    public init(data: MenuData, width: Int, height: Int) {
+    package init(data: MenuData, width: Int, height: Int) {
         self.data = data
         self.width = width
         self.height = height
-        MenuReducer.refreshRows(&self)
+        list = KeyList(data: data, filters: KeyFilters(), visibleRows: MenuLayout(width: width, height: height).keyRows)
     }
 
     /// The layout for the current screen size.
-    public var layout: MenuLayout { MenuLayout(width: width, height: height) }
+    package var layout: MenuLayout { MenuLayout(width: width, height: height) }
 
     /// The selected key's index in the table, if a key (not an orphan) is selected.
-    public var selectedKey: Int? {
-        guard rows.indices.contains(selection), case .key(let key) = rows[selection] else { return nil }
-        return key
-    }
+    package var selectedKey: Int? { list.selectedKey }
 
     /// The selected orphan's index, if an orphan is selected.
-    public var selectedOrphan: Int? {
-        guard rows.indices.contains(selection), case .orphan(let orphan) = rows[selection] else { return nil }
-        return orphan
-    }
-
-    /// The module pane's rows: "All", then every scope.
-    public var moduleCount: Int { data.table.scopes.count + 1 }
+    package var selectedOrphan: Int? { list.selectedOrphan }
 
     /// Which key map applies now.
-    public var keymapContext: KeymapContext {
+    package var keymapContext: KeymapContext {
         switch mode {
         case .browsing: focus == .modules ? .modules : .keys
         case .filtering: .filtering
@@ -133,88 +80,90 @@ public struct MenuState: Equatable, Sendable {
         case .help: .help
         }
     }
+
+    /// Shows `text` in the footer until the next key press.
+    package mutating func inform(_ text: String) {
+        status = StatusMessage(text: text, isError: false)
+    }
+
+    /// Shows a failure in the footer (in red, and prefixed with "error:" so it reads the same without colour).
+    package mutating func fail(_ text: String) {
+        status = StatusMessage(text: "error: " + text, isError: true)
+    }
+
+    /// Recomputes the key list from the data and the filters, keeping the selected item if it is still listed (or
+    /// selecting the first item, with `selectFirst`).
+    package mutating func refreshList(selectFirst: Bool = false) {
+        list.refresh(data: data, filters: filters, visibleRows: layout.keyRows, selectFirst: selectFirst)
+    }
 }
 
-/// Whether an edited value is valid, with the canonical wire string or the reason.
-public enum Validation: Equatable, Sendable {
-    /// Valid; the canonical wire string the override would store.
-    case valid(String)
-    /// Invalid, and why.
-    case invalid(String)
-}
-
-/// A one-line editor for text and number values.
-public struct TextEditor: Equatable, Sendable {
-    /// The key being edited.
-    public var key: Int
+/// A message in the footer until the next key press.
+package struct StatusMessage: Equatable, Sendable {
     /// The text.
-    public var text: [Character]
-    /// The caret, from 0 to `text.count`.
-    public var cursor: Int
-    /// The text checked with the key's own decoding.
-    public var validation: Validation
+    package var text: String
+    /// Whether it reports a failure.
+    package var isError: Bool
 }
 
-/// A multi-line editor for JSON values.
-public struct JSONEditor: Equatable, Sendable {
-    /// The key being edited.
-    public var key: Int
-    /// The lines.
-    public var lines: [[Character]]
-    /// The caret's line.
-    public var row: Int
-    /// The caret's column in its line.
-    public var column: Int
-    /// The first line on screen.
-    public var scroll: Int
-    /// The whole text checked with the key's own decoding.
-    public var validation: Validation
+/// The filters over the key list. They combine: a key is listed when it passes every one.
+package struct KeyFilters: Equatable, Sendable {
+    /// The scope the module pane selected; `nil` is "All".
+    package var scope: Int?
+    /// The fuzzy filter's text.
+    package var query = ""
+    /// Show only keys with an override.
+    package var onlyOverridden = false
+    /// Show only keys with a problem (rejected value, stale override) and orphaned overrides.
+    package var onlyProblems = false
 
-    /// The whole text.
-    public var text: String { lines.map { String($0) }.joined(separator: "\n") }
+    package init(scope: Int? = nil, query: String = "", onlyOverridden: Bool = false, onlyProblems: Bool = false) {
+        self.scope = scope
+        self.query = query
+        self.onlyOverridden = onlyOverridden
+        self.onlyProblems = onlyProblems
+    }
+
+    /// Whether any filter is on.
+    package var isActive: Bool { scope != nil || !query.isEmpty || onlyOverridden || onlyProblems }
 }
 
-/// A list of choices for a picker key.
-public struct Picker: Equatable, Sendable {
-    /// The key being set.
-    public var key: Int
-    /// The choices.
-    public var choices: [ConfigurationDebugControl.Choice]
-    /// The highlighted choice.
-    public var selected: Int
-    /// The choice equal to the current value, if any.
-    public var current: Int?
-}
-
-/// A reset waiting for y/N.
-public enum Confirmation: Equatable, Sendable {
-    /// Remove every override (`count` of them).
-    case resetAll(count: Int)
-    /// Remove the overrides of one scope's keys.
-    case resetScope(name: String, keys: [String])
-}
-
-/// A change to the override layer, as one unit: what ``MenuEffect/write(_:undo:)`` performs and `u` undoes.
-public struct OverrideWrite: Equatable, Sendable {
+/// A change to the override layer as one unit: what a write performs, or what an undo restores.
+package struct OverrideWrite: Equatable, Sendable {
     /// One key's new override: a wire string, or `nil` to remove it.
-    public struct Change: Equatable, Sendable {
+    package struct Change: Equatable, Sendable {
         /// The key name.
-        public var key: String
+        package var key: String
         /// The new override, or `nil` to remove it.
-        public var value: String?
-        /// For an undo: the stored entry to put back as it was (time, note, server value then).
-        public var entry: OverrideEntry?
+        package var value: String?
 
-        /// Creates a change.
-        public init(key: String, value: String?, entry: OverrideEntry? = nil) {
+        package init(key: String, value: String?) {
             self.key = key
             self.value = value
-            self.entry = entry
         }
     }
 
     /// The changes, applied together.
-    public var changes: [Change]
+    package var changes: [Change]
     /// A short description for the status line, such as "function.album.like.enabled = Y".
-    public var summary: String
+    package var summary: String
+
+    package init(changes: [Change], summary: String) {
+        self.changes = changes
+        self.summary = summary
+    }
+}
+
+/// What `u` puts back: the stored entries as they were before a change (their times, notes and server values
+/// then), `nil` for a key that had no override.
+package struct UndoStep: Equatable, Sendable {
+    /// Each key's entry before the change.
+    package var entries: [String: OverrideEntry?]
+    /// A short description for the status line, such as "function.album.like.enabled = N".
+    package var summary: String
+
+    package init(entries: [String: OverrideEntry?], summary: String) {
+        self.entries = entries
+        self.summary = summary
+    }
 }

@@ -1,0 +1,110 @@
+import ServiceConfiguration
+
+/// The details pane: why the selected key has its value. Wire name, scope, type and control; the value and its
+/// source; the server value and why it was rejected; the override with its time and note; staleness; the key's
+/// summary and choices. It has no state of its own.
+package enum DetailsPane {
+    /// A line of styled segments.
+    typealias Line = [(text: String, style: CellStyle)]
+
+    /// Draws the details of the selected key or orphan (or a hint) in `box`.
+    package static func draw(
+        into grid: inout ScreenGrid, in box: Rect, data: MenuData, key: Int?, orphan: Int?, theme: MenuTheme
+    ) {
+        let inner = grid.box(box, title: "Details", style: theme.border)
+        let lines: [Line]
+        if let key {
+            lines = keyLines(data: data, key: key, theme: theme)
+        } else if let orphan {
+            lines = orphanLines(data.orphans[orphan], theme: theme)
+        } else {
+            lines = [[("Select a key to see where its value comes from.", theme.muted)]]
+        }
+        let content = inner.inset(left: 1, right: 1)
+        for (offset, segments) in lines.prefix(content.height).enumerated() {
+            grid.write(segments: segments, in: content.row(offset), ellipsisStyle: theme.muted)
+        }
+    }
+
+    private static func orphanLines(_ info: OrphanStatus, theme: MenuTheme) -> [Line] {
+        [
+            [(info.name, theme.label), ("  orphaned override", theme.problem)],
+            [("Override  ", theme.muted), (info.override.value, theme.text)] + metadata(info.override.entry, theme),
+            [
+                (
+                    "This program's catalog has no key by that name (removed, or the store comes from another build).",
+                    theme.muted
+                )
+            ],
+            [("It stays in the store until you reset it: r removes it.", theme.muted)],
+        ]
+    }
+
+    private static func keyLines(data: MenuData, key: Int, theme: MenuTheme) -> [Line] {
+        let descriptor = data.table.keys[key].descriptor
+        let status = data.statuses[key]
+        let scope = data.table.scopes[data.table.keys[key].scope].name
+        var lines: [Line] = [
+            [
+                (descriptor.title, theme.label), ("  \(descriptor.name)", theme.text),
+                ("  \(scope) · \(descriptor.valueTypeName) · \(descriptor.control.kindName)", theme.muted),
+            ],
+            [
+                ("Value     ", theme.muted), (ValueText.short(status.value, of: descriptor), theme.text),
+                ("  \(status.source)", theme.source(status.source)),
+                ("   default \(ValueText.quoted(descriptor.defaultValueString))", theme.muted),
+            ],
+        ]
+        var server: Line = [("Server    ", theme.muted), (ValueText.quoted(status.serverValue), theme.text)]
+        if let rejection = status.rejections.first(where: { $0.source == .server }) {
+            server.append(("  ✗ rejected: \(rejection.reason)", theme.problem))
+        }
+        lines.append(server)
+        var override: Line = [("Override  ", theme.muted)]
+        if let info = status.override {
+            override.append((ValueText.quoted(info.value), theme.source(.overridden)))
+            override += metadata(info.entry, theme)
+            if let rejection = status.rejections.first(where: { $0.source == .overridden }) {
+                override.append(("  ✗ not applied: \(rejection.reason)", theme.problem))
+            }
+        } else {
+            override.append(("none", theme.muted))
+        }
+        lines.append(override)
+        if status.isStale, let entry = status.override?.entry {
+            lines.append([
+                (
+                    "~ stale: the server sent \(ValueText.quoted(entry.serverValueWhenSet)) when this was set and sends \(ValueText.quoted(status.serverValue)) now",
+                    theme.problem
+                )
+            ])
+        }
+        if let summary = descriptor.summary { lines.append([(summary, theme.muted)]) }
+        if case .picker(let choices) = descriptor.control {
+            lines.append([("Choices   ", theme.muted), (choices.map(\.title).joined(separator: ", "), theme.muted)])
+        }
+        return lines
+    }
+
+    private static func metadata(_ entry: OverrideEntry?, _ theme: MenuTheme) -> Line {
+        guard let entry else { return [] }
+        var parts: [String] = []
+        if let setAt = entry.setAt { parts.append("set \(ValueText.time(setAt))") }
+        if let note = entry.note { parts.append("note: \(note)") }
+        return parts.isEmpty ? [] : [("  · " + parts.joined(separator: " · "), theme.muted)]
+    }
+}
+
+extension ScreenGrid {
+    /// Writes styled segments one after another in `rect`'s first row; when they do not fit, the last column shows
+    /// "…".
+    package mutating func write(segments: [(text: String, style: CellStyle)], in rect: Rect, ellipsisStyle: CellStyle) {
+        var x = rect.x
+        for (text, style) in segments {
+            x = write(text, x: x, y: rect.y, style: style, maxX: rect.maxX)
+        }
+        if x >= rect.maxX, let last = segments.last, !last.text.isEmpty {
+            write("…", x: rect.maxX - 1, y: rect.y, style: ellipsisStyle)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// The multi-line JSON editor: lines, a caret, scrolling, live validation of the whole text, drawn over the
+/// whole screen.
+package struct JSONEditor: Equatable, Sendable {
+    /// The key being edited, by index in the ``KeyTable``.
+    package var key: Int
+    /// The lines.
+    package var lines: [[Character]]
+    /// The caret's line.
+    package var row = 0
+    /// The caret's column in its line.
+    package var column = 0
+    /// The first line on screen.
+    package var scroll = 0
+    /// The whole text checked with the key's own decoding.
+    package var validation: Validation
+
+    /// An editor holding `text`, caret at the start.
+    package init(key: Int, text: String, validation: Validation) {
+        self.key = key
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+        self.validation = validation
+    }
+
+    /// The whole text.
+    package var text: String { lines.map { String($0) }.joined(separator: "\n") }
+
+    /// Applies an editing action, keeping the caret within `visibleRows` rows; returns `false` for any other action.
+    package mutating func update(_ action: MenuAction, visibleRows: Int) -> Bool {
+        switch action {
+        case .editInsert(let inserted):
+            for character in inserted {
+                if character == "\n" || character == "\r\n" || character == "\r" {
+                    newline()
+                } else {
+                    lines[row].insert(character, at: column)
+                    column += 1
+                }
+            }
+        case .editNewline:
+            newline()
+        case .editMove(.up):
+            if row > 0 {
+                row -= 1
+                column = min(column, lines[row].count)
+            }
+        case .editMove(.down):
+            if row < lines.count - 1 {
+                row += 1
+                column = min(column, lines[row].count)
+            }
+        case .editMove(.left) where column == 0 && row > 0:
+            row -= 1
+            column = lines[row].count
+        case .editMove(.right) where column == lines[row].count && row < lines.count - 1:
+            row += 1
+            column = 0
+        case .editMove(let move):
+            column = LineEditor.move(column, in: lines[row], move)
+        case .editDelete(.backward) where column == 0 && row > 0:
+            let line = lines.remove(at: row)
+            row -= 1
+            column = lines[row].count
+            lines[row] += line
+        case .editDelete(.forward) where column == lines[row].count && row < lines.count - 1:
+            lines[row] += lines.remove(at: row + 1)
+        case .editDelete(let deletion):
+            (lines[row], column) = LineEditor.delete(deletion, in: lines[row], at: column)
+        default:
+            return false
+        }
+        if row < scroll { scroll = row }
+        if row >= scroll + visibleRows { scroll = row - visibleRows + 1 }
+        return true
+    }
+
+    /// Splits the line at the caret; the new line keeps the indentation of the old one.
+    private mutating func newline() {
+        let rest = Array(lines[row][column...])
+        lines[row].removeSubrange(column...)
+        let indent = lines[row].prefix { $0 == " " }
+        lines.insert(Array(indent) + rest, at: row + 1)
+        row += 1
+        column = indent.count
+    }
+
+    /// Draws the editor over `box` (the screen between title bar and footer), `visibleRows` text rows.
+    package func draw(
+        into grid: inout ScreenGrid, in box: Rect, visibleRows: Int, data: MenuData, theme: MenuTheme
+    ) {
+        let descriptor = data.table.keys[key].descriptor
+        grid.fill(box)
+        let inner = grid.box(box, title: "Edit JSON · \(descriptor.name)", style: theme.overlayBorder)
+        let gutter = 5
+        for line in 0..<min(visibleRows, inner.height) {
+            let index = scroll + line
+            guard index < lines.count else { break }
+            let rect = inner.row(line)
+            grid.write(leftPad(String(index + 1), gutter - 1) + " ", in: rect, style: theme.muted)
+            grid.write(String(lines[index]), x: rect.x + gutter, y: rect.y, maxX: rect.maxX)
+        }
+        let caretColumn = ScreenGrid.displayWidth(of: String(lines[row].prefix(column)))
+        grid.cursor = (min(inner.maxX - 1, inner.x + gutter + caretColumn), inner.y + row - scroll)
+        let status = inner.row(inner.height - 1).inset(left: 1, right: 1)
+        switch validation {
+        case .valid:
+            grid.write("✓ valid JSON for \(descriptor.valueTypeName)", in: status, style: theme.valid)
+        case .invalid(let reason):
+            grid.write("✗ \(reason)", in: status, style: theme.problem)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ServiceConfiguration
+
+/// The top line: the catalog, its numbers of keys and overrides, and where overrides are stored (or the store's
+/// problem, in red).
+package enum TitleBar {
+    /// Draws the title bar in `row`.
+    package static func draw(into grid: inout ScreenGrid, in row: Rect, data: MenuData, theme: MenuTheme) {
+        grid.fill(row, style: theme.titleBar)
+        let left =
+            " ServiceConfiguration · \(data.label) · \(data.table.keys.count) keys · \(data.overrideCount) overridden"
+        let end = grid.write(left, in: row.inset(right: 1), style: theme.titleBar)
+        let right: String
+        let style: CellStyle
+        if let problem = data.storeProblem {
+            right = "store error: \(problem) "
+            style = theme.titleBarError
+        } else if let path = data.storePath {
+            right = "store: \(path) "
+            style = theme.titleBar
+        } else {
+            right = "overrides in memory "
+            style = theme.titleBar
+        }
+        let room = row.maxX - end - 2
+        guard room > 16 else { return }
+        let visible = VisibleText.escaped(right)
+        let prefix = visible.hasPrefix("store: ") ? "store: …" : "…"
+        let shown =
+            TextWidth.of(visible) <= room
+            ? visible : prefix + TextWidth.suffix(visible, to: room - TextWidth.of(prefix))
+        grid.write(shown, x: row.maxX - TextWidth.of(shown), y: row.y, style: style, maxX: row.maxX)
+    }
+}
+
+/// The screen shown when the terminal is smaller than the menu needs.
+package enum TooSmallScreen {
+    /// Draws the message centred on `screen`.
+    package static func draw(into grid: inout ScreenGrid, on screen: Rect, theme: MenuTheme) {
+        let lines = [
+            "Terminal too small: \(screen.width)×\(screen.height).",
+            "The menu needs at least \(MenuLayout.minimumWidth)×\(MenuLayout.minimumHeight).",
+            "Enlarge the window, or press q to quit.",
+        ]
+        for (offset, line) in lines.enumerated() {
+            let text = TextWidth.truncate(line, to: screen.width)
+            let y = max(0, screen.height / 2 - 1 + offset)
+            grid.write(
+                text, x: max(0, (screen.width - TextWidth.of(text)) / 2), y: y,
+                style: offset == 0 ? theme.problem : theme.text)
+        }
+    }
+}

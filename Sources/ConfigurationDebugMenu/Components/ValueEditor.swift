@@ -1,0 +1,47 @@
+/// The one-line editor for text and number values, opened in place of the details pane: the field, the value as
+/// the key decodes it (or why it cannot), and the default.
+package struct ValueEditor: Equatable, Sendable {
+    /// The key being edited, by index in the ``KeyTable``.
+    package var key: Int
+    /// The text field.
+    package var field: LineEditor
+    /// The text checked with the key's own decoding.
+    package var validation: Validation
+
+    package init(key: Int, text: String, validation: Validation) {
+        self.key = key
+        field = LineEditor(text)
+        self.validation = validation
+    }
+
+    /// Draws the editor in `box` and places the caret.
+    package func draw(into grid: inout ScreenGrid, in box: Rect, data: MenuData, theme: MenuTheme) {
+        let descriptor = data.table.keys[key].descriptor
+        let inner = grid.box(
+            box, title: "Edit \(descriptor.name) · \(descriptor.control.kindName)", style: theme.overlayBorder)
+        let content = inner.inset(left: 1, right: 1)
+        grid.write("> ", in: content.row(0), style: theme.key)
+        let field = content.row(0).inset(left: 2)
+        let caret = self.field.draw(into: &grid, in: field, style: CellStyle(underline: true))
+        grid.cursor = (caret, field.y)
+        switch validation {
+        case .valid(let canonical):
+            grid.write("✓ valid: \(canonical)", x: content.x, y: content.y + 1, style: theme.valid, maxX: content.maxX)
+        case .invalid(let reason):
+            grid.write("✗ \(reason)", x: content.x, y: content.y + 1, style: theme.problem, maxX: content.maxX)
+        }
+        if content.height > 2 {
+            grid.write(
+                "default \(ValueText.quoted(descriptor.defaultValueString)) · \(descriptor.valueTypeName)",
+                x: content.x, y: content.y + 2, style: theme.muted, maxX: content.maxX)
+        }
+    }
+}
+
+/// Whether an edited value is valid, with the canonical wire string or the reason.
+package enum Validation: Equatable, Sendable {
+    /// Valid; the canonical wire string the override would store.
+    case valid(String)
+    /// Invalid, and why.
+    case invalid(String)
+}

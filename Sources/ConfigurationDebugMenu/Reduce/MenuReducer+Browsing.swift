@@ -1,0 +1,170 @@
+import ServiceConfiguration
+
+extension MenuReducer {
+    /// Browsing: moving in the focused pane, filters, and starting changes on the selected key.
+    static func browse(_ state: inout MenuState, _ action: MenuAction) -> [MenuEffect] {
+        let layout = state.layout
+        let inModules = state.focus == .modules
+        let module = ModulePane.index(of: state.filters.scope)
+        switch action {
+        case .move(let delta) where inModules: selectModule(&state, module + delta)
+        case .move(let delta): state.list.move(by: delta, visibleRows: layout.keyRows)
+        case .page(let direction) where inModules:
+            selectModule(&state, module + direction * max(1, layout.moduleRows.height - 1))
+        case .page(let direction):
+            state.list.move(by: direction * max(1, layout.keyRows - 1), visibleRows: layout.keyRows)
+        case .top where inModules: selectModule(&state, 0)
+        case .top: state.list.move(by: -state.list.rows.count, visibleRows: layout.keyRows)
+        case .bottom where inModules: selectModule(&state, ModulePane.count(state.data) - 1)
+        case .bottom: state.list.move(by: state.list.rows.count, visibleRows: layout.keyRows)
+        case .focusKeys: state.focus = .keys
+        case .focusModules: state.focus = .modules
+        case .activate where inModules: state.focus = .keys
+        case .startFilter:
+            state.focus = .keys
+            state.mode = .filtering(FilterBar(previous: state.filters.query))
+        case .toggleOnlyOverridden:
+            state.filters.onlyOverridden.toggle()
+            state.refreshList()
+            state.inform(state.filters.onlyOverridden ? "Showing only overridden keys" : "Showing every key")
+        case .toggleOnlyProblems:
+            state.filters.onlyProblems.toggle()
+            state.refreshList()
+            state.inform(
+                state.filters.onlyProblems
+                    ? "Showing only keys with problems (rejected, stale, orphaned)" : "Showing every key")
+        case .clearFilters:
+            guard state.filters.isActive else { break }
+            state.filters = KeyFilters()
+            state.refreshList()
+            state.inform("Filters cleared")
+        case .toggle, .activate:
+            if let key = state.selectedKey { return open(&state, key) }
+            if action == .activate, state.selectedOrphan != nil {
+                state.inform("This override's key is not in this program's catalog; r removes it")
+            } else if action == .toggle {
+                nothingSelected(&state)
+            }
+        case .externalEdit:
+            guard let key = state.selectedKey else {
+                nothingSelected(&state)
+                break
+            }
+            switch state.data.table.keys[key].descriptor.control {
+            case .json:
+                return [.openExternalEditor(key: key, text: JSONWriter.pretty(currentText(state, key)))]
+            case .text, .number:
+                return [.openExternalEditor(key: key, text: currentText(state, key))]
+            case .toggle, .picker:
+                state.inform("$EDITOR edits text, number and JSON values; press Enter here")
+            }
+        case .resetSelected:
+            return resetSelected(&state)
+        case .resetScope:
+            askToResetScope(&state)
+        case .resetAll:
+            let count = state.data.overrideCount
+            if count == 0 {
+                state.inform("There are no overrides to reset")
+            } else {
+                state.mode = .confirming(.resetAll(count: count))
+            }
+        case .undo:
+            guard let step = state.undoStack.last else {
+                state.inform("Nothing to undo")
+                break
+            }
+            return [.undo(step)]
+        case .help:
+            state.mode = .help(HelpScreen(context: state.keymapContext, returnTo: .browsing))
+        case .click(let x, let y):
+            click(&state, x: x, y: y)
+        case .wheel(let delta, let x, let y):
+            if layout.modules.contains(x, y) {
+                selectModule(&state, module + delta)
+            } else {
+                state.list.move(by: delta * 3, visibleRows: layout.keyRows)
+            }
+        default:
+            break
+        }
+        return []
+    }
+
+    static func nothingSelected(_ state: inout MenuState) {
+        state.inform(
+            state.selectedOrphan != nil ? "This key is not in the catalog; r removes its override" : "No key selected")
+    }
+
+    /// Opens the key's control: flips a Bool, or opens the picker, the one-line editor or the JSON editor.
+    private static func open(_ state: inout MenuState, _ key: Int) -> [MenuEffect] {
+        let descriptor = state.data.table.keys[key].descriptor
+        let current = currentText(state, key)
+        switch descriptor.control {
+        case .toggle:
+            let strings = descriptor.toggleStrings
+            return set(&state, key: key, value: state.data.statuses[key].value == strings.on ? strings.off : strings.on)
+        case .picker(let choices):
+            let currentIndex = choices.firstIndex { $0.value == state.data.statuses[key].value }
+            state.mode = .picking(Picker(key: key, choices: choices, current: currentIndex))
+        case .text, .number:
+            state.mode = .editing(ValueEditor(key: key, text: current, validation: validate(state, key, current)))
+        case .json:
+            state.mode = .editingJSON(
+                JSONEditor(key: key, text: JSONWriter.pretty(current), validation: validate(state, key, current)))
+        }
+        return []
+    }
+
+    /// The text an editor starts from: the effective value (the default's wire string for a default).
+    static func currentText(_ state: MenuState, _ key: Int) -> String {
+        state.data.statuses[key].value ?? state.data.table.keys[key].descriptor.defaultValueString ?? ""
+    }
+
+    private static func askToResetScope(_ state: inout MenuState) {
+        guard let scope = state.filters.scope ?? state.selectedKey.map({ state.data.table.keys[$0].scope }) else {
+            state.inform("Select a scope (or a key in it) to reset its overrides")
+            return
+        }
+        let keys = state.data.table.scopes[scope].range.filter { state.data.statuses[$0].override != nil }
+            .map { state.data.table.keys[$0].descriptor.name }
+        let name = state.data.table.scopes[scope].name
+        if keys.isEmpty {
+            state.inform("\(name) has no overrides to reset")
+        } else {
+            state.mode = .confirming(.resetScope(name: name, keys: keys))
+        }
+    }
+
+    // MARK: Modules and the mouse
+
+    /// Selects module row `index` (clamped): filters the list by its scope and scrolls it into view.
+    static func selectModule(_ state: inout MenuState, _ index: Int) {
+        let scope = ModulePane.scope(at: index, in: state.data)
+        if scope != state.filters.scope {
+            state.filters.scope = scope
+            state.list.scroll = 0
+            state.refreshList(selectFirst: true)
+        }
+        revealModule(&state)
+    }
+
+    /// Scrolls the module pane to the selected module.
+    static func revealModule(_ state: inout MenuState) {
+        state.modules.reveal(
+            ModulePane.index(of: state.filters.scope), visibleRows: state.layout.moduleRows.height,
+            total: ModulePane.count(state.data))
+    }
+
+    private static func click(_ state: inout MenuState, x: Int, y: Int) {
+        let layout = state.layout
+        let keyRows = layout.keys.inset(by: 1)
+        if layout.moduleRows.contains(x, y) {
+            state.focus = .modules
+            selectModule(&state, state.modules.index(atLine: y - layout.moduleRows.y))
+        } else if layout.keys.contains(x, y), y >= keyRows.y, y < keyRows.maxY {
+            state.focus = .keys
+            state.list.click(line: y - keyRows.y)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ServiceConfiguration
+
+extension MenuReducer {
+    /// A write of `value` as the key's override, with what it replaces as the undo step.
+    static func set(_ state: inout MenuState, key: Int, value: String) -> [MenuEffect] {
+        let name = state.data.table.keys[key].descriptor.name
+        let previous = state.data.statuses[key].override
+        return [
+            .write(
+                OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)"),
+                undo: UndoStep(
+                    entries: [name: previous.map(storedEntry)],
+                    summary: previous.map { "\(name) = \($0.value)" } ?? "\(name) override removed")
+            )
+        ]
+    }
+
+    /// `r`: removes the selected key's (or orphan's) override.
+    static func resetSelected(_ state: inout MenuState) -> [MenuEffect] {
+        let name: String
+        if let key = state.selectedKey {
+            name = state.data.table.keys[key].descriptor.name
+        } else if let orphan = state.selectedOrphan {
+            name = state.data.orphans[orphan].name
+        } else {
+            nothingSelected(&state)
+            return []
+        }
+        guard let previous = currentOverride(state, name) else {
+            state.inform("\(name) has no override")
+            return []
+        }
+        return [
+            .write(
+                OverrideWrite(changes: [.init(key: name, value: nil)], summary: "\(name) override removed"),
+                undo: UndoStep(entries: [name: storedEntry(previous)], summary: "\(name) = \(previous.value)")
+            )
+        ]
+    }
+
+    /// Removes the overrides of `names`, with every entry as stored as the undo step.
+    static func reset(_ state: inout MenuState, _ names: [String], summary: String) -> [MenuEffect] {
+        var previous: [String: OverrideEntry?] = [:]
+        for name in names { previous[name] = currentOverride(state, name).map(storedEntry) }
+        return [
+            .write(
+                OverrideWrite(changes: names.map { .init(key: $0, value: nil) }, summary: summary),
+                undo: UndoStep(
+                    entries: previous, summary: "\(names.count) override\(names.count == 1 ? "" : "s") restored")
+            )
+        ]
+    }
+
+    /// The current override of the key or orphan named `name`, if any.
+    private static func currentOverride(_ state: MenuState, _ name: String) -> OverrideInfo? {
+        if let index = state.data.table.index(of: name) { return state.data.statuses[index].override }
+        return state.data.orphans.first { $0.name == name }?.override
+    }
+
+    /// The entry to put back on undo: as stored (time, note, server value then), or the bare value when the
+    /// override was not stored with metadata.
+    private static func storedEntry(_ info: OverrideInfo) -> OverrideEntry {
+        info.entry ?? OverrideEntry(value: info.value, setAt: nil)
+    }
+}

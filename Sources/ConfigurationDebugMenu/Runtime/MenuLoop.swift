@@ -1,0 +1,119 @@
+import Foundation
+import ServiceConfiguration
+
+/// The event loop: input → action → reducer → effects → render. Separate from the terminal so tests can drive it.
+struct MenuLoop {
+    let source: MenuDataSource
+    let terminal: any TerminalDevice
+    let label: String
+
+    /// The most input events handled before the screen is drawn again (a paste arrives as many).
+    static let batchLimit = 100_000
+
+    func run() {
+        let size = terminal.size
+        var state = MenuState(data: source.initialData(label: label), width: size.width, height: size.height)
+        let renderer = MenuRenderer(colors: terminal.supportsColor)
+        terminal.draw(renderer.render(state))
+        while !terminal.stopRequested {
+            var events: [KeyEvent] = []
+            if let first = terminal.nextEvent(timeout: 200) {
+                events.append(first)
+                // Everything already typed or pasted is handled before one redraw.
+                while events.count < Self.batchLimit, let next = terminal.nextEvent(timeout: 0) { events.append(next) }
+            }
+            var changed = !events.isEmpty
+            if !handle(events, on: &state) { return }
+            if let update = source.takeUpdate() {
+                changed = true
+                if !perform([.refreshed(update)], on: &state) { return }
+            }
+            if changed { terminal.draw(renderer.render(state)) }
+        }
+    }
+
+    /// Maps events to actions in the mode each one arrives in, joining runs of typed characters into one insert
+    /// (so a 5,000-character paste filters or validates once, not 5,000 times); false when the menu should close.
+    func handle(_ events: [KeyEvent], on state: inout MenuState) -> Bool {
+        var index = 0
+        while index < events.count {
+            let context = state.keymapContext
+            let action = Keymap.action(for: events[index], in: context)
+            index += 1
+            guard var action else { continue }
+            while index < events.count, let next = Keymap.action(for: events[index], in: context),
+                let joined = Self.join(action, next)
+            {
+                action = joined
+                index += 1
+            }
+            if !perform([action], on: &state) { return false }
+        }
+        return true
+    }
+
+    /// Two inserts of the same kind as one, or `nil`.
+    static func join(_ first: MenuAction, _ second: MenuAction) -> MenuAction? {
+        switch (first, second) {
+        case (.filterInsert(let text), .filterInsert(let more)): .filterInsert(text + more)
+        case (.editInsert(let text), .editInsert(let more)): .editInsert(text + more)
+        default: nil
+        }
+    }
+
+    /// Runs actions and the effects they ask for, until none are left; false when the menu should close.
+    func perform(_ actions: [MenuAction], on state: inout MenuState) -> Bool {
+        var queue = actions
+        while !queue.isEmpty {
+            let action = queue.removeFirst()
+            for effect in MenuReducer.reduce(&state, action) {
+                switch effect {
+                case .quit:
+                    return false
+                case .write(let write, let undo):
+                    queue.append(save(write, undo: undo))
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .undo(let step):
+                    queue.append(restore(step))
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .openExternalEditor(let key, let text):
+                    queue.append(
+                        ExternalEditor(terminal: terminal).edit(
+                            key: key, text: text, name: state.data.table.keys[key].descriptor.name))
+                }
+            }
+        }
+        return true
+    }
+
+    /// Saves new values through the service, each validated by its key.
+    private func save(_ write: OverrideWrite, undo: UndoStep) -> MenuAction {
+        var changes: [String: String?] = [:]
+        for change in write.changes { changes[change.key] = change.value }
+        do {
+            try source.service.updateOverrides(changes, validate: true)
+            source.markChanged(changes.keys)
+            return .writeSucceeded(write, undo: undo)
+        } catch {
+            return .writeFailed("\(error)")
+        }
+    }
+
+    /// Puts entries back as they were stored (straight into the store when there is one, so each entry keeps its
+    /// time, note and server value).
+    private func restore(_ step: UndoStep) -> MenuAction {
+        do {
+            if let store = source.store {
+                try store.modify { entries in
+                    for (key, entry) in step.entries { entries[key] = entry }
+                }
+            } else {
+                try source.service.updateOverrides(step.entries.mapValues { $0?.value }, validate: false)
+            }
+            source.markChanged(step.entries.keys)
+            return .undoSucceeded(step)
+        } catch {
+            return .writeFailed("\(error)")
+        }
+    }
+}
