@@ -151,6 +151,7 @@ struct ReducerTests {
                         summary: "function.chat.typing.enabled = Y"),
                     undo: UndoStep(
                         entries: ["function.chat.typing.enabled": OverrideEntry?.none],
+                        expected: ["function.chat.typing.enabled": "Y"],
                         summary: "function.chat.typing.enabled override removed")
                 )
             ]
@@ -322,6 +323,7 @@ struct ReducerTests {
                     ),
                     undo: UndoStep(
                         entries: ["function.media.quality": stored],
+                        expected: ["function.media.quality": String?.none],
                         summary: "function.media.quality = 95"
                     )
                 )
@@ -386,18 +388,39 @@ struct ReducerTests {
         var state = try MenuFixture.state()
         #expect(reduce(&state, .undo).isEmpty)
         #expect(state.status?.text == "Nothing to undo")
-        let write = OverrideWrite(changes: [.init(key: "a", value: "1")], summary: "a = 1")
-        let inverse = UndoStep(entries: ["a": OverrideEntry?.none], summary: "a override removed")
+        // As if this menu had just set the greeting (the fixture's store holds "Hi 👋").
+        let write = OverrideWrite(changes: [.init(key: "function.chat.greeting", value: "Hi 👋")], summary: "greeting")
+        let inverse = UndoStep(
+            entries: ["function.chat.greeting": OverrideEntry?.none], expected: ["function.chat.greeting": "Hi 👋"],
+            summary: "function.chat.greeting override removed")
         reduce(&state, .writeSucceeded(write, undo: inverse))
         #expect(state.undoStack == [inverse])
-        #expect(state.status?.text == "Saved: a = 1")
+        #expect(state.status?.text == "Saved: greeting")
         #expect(reduce(&state, .undo) == [.undo(inverse)])
         #expect(state.undoStack == [inverse], "the step stays until the undo is saved")
         reduce(&state, .writeFailed("disk full"))
         #expect(state.undoStack == [inverse], "a failed undo can be tried again")
         reduce(&state, .undoSucceeded(inverse))
         #expect(state.undoStack.isEmpty)
-        #expect(state.status?.text == "Undone: a override removed")
+        #expect(state.status?.text == "Undone: function.chat.greeting override removed")
+    }
+
+    @Test("u after another process changed the key asks first; n keeps their change, y undoes")
+    func undoOverOthers() throws {
+        var state = try MenuFixture.state()
+        // This menu had set the limit to 700; since then another process set "lots" (what the store now holds).
+        let step = UndoStep(
+            entries: ["function.payments.daily_limit": OverrideEntry?.none],
+            expected: ["function.payments.daily_limit": "700"],
+            summary: "function.payments.daily_limit override removed")
+        reduce(&state, .writeSucceeded(OverrideWrite(changes: [], summary: "limit"), undo: step))
+        #expect(reduce(&state, .undo).isEmpty)
+        #expect(state.mode == .confirming(.undoOverChanges(step: step, keys: ["function.payments.daily_limit"])))
+        reduce(&state, .cancel)
+        #expect(state.mode == .browsing)
+        #expect(state.status?.text == "Nothing was undone; their change stays")
+        reduce(&state, .undo)
+        #expect(reduce(&state, .confirm) == [.undo(step)])
     }
 
     @Test("a failed write shows the error and changes nothing")

@@ -13,13 +13,21 @@ package struct JSONEditor: Equatable, Sendable {
     package var scroll = 0
     /// The whole text checked with the key's own decoding.
     package var validation: Validation
+    /// The text the editor opened with, to tell whether anything would be lost by closing it.
+    package var original: String
+    /// The key's new value when another process changed it while this editor was open.
+    package var changedElsewhere: String?
 
     /// An editor holding `text`, caret at the start.
     package init(key: Int, text: String, validation: Validation) {
         self.key = key
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
         self.validation = validation
+        original = text
     }
+
+    /// Whether the text differs from what the editor opened with.
+    package var isChanged: Bool { text != original }
 
     /// The whole text.
     package var text: String { lines.map { String($0) }.joined(separator: "\n") }
@@ -100,6 +108,11 @@ package struct JSONEditor: Equatable, Sendable {
         }
         let caretColumn = ScreenGrid.displayWidth(of: String(lines[row].prefix(column)))
         grid.cursor = (min(inner.maxX - 1, inner.x + gutter + caretColumn), inner.y + row - scroll)
+        if let theirs = changedElsewhere {
+            grid.write(
+                "⚠ changed elsewhere to \(theirs) while you edit; saving will ask first",
+                in: inner.row(inner.height - 2).inset(left: 1, right: 1), style: theme.problem)
+        }
         let status = inner.row(inner.height - 1).inset(left: 1, right: 1)
         switch validation {
         case .valid:

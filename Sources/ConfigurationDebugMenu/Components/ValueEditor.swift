@@ -7,12 +7,20 @@ package struct ValueEditor: Equatable, Sendable {
     package var field: LineEditor
     /// The text checked with the key's own decoding.
     package var validation: Validation
+    /// The text the editor opened with, to tell whether anything would be lost by closing it.
+    package var original: String
+    /// The key's new value when another process changed it while this editor was open.
+    package var changedElsewhere: String?
 
     package init(key: Int, text: String, validation: Validation) {
         self.key = key
         field = LineEditor(text)
         self.validation = validation
+        original = text
     }
+
+    /// Whether the text differs from what the editor opened with.
+    package var isChanged: Bool { field.string != original }
 
     /// Draws the editor in `box` and places the caret.
     package func draw(into grid: inout ScreenGrid, in box: Rect, data: MenuData, theme: MenuTheme) {
@@ -30,7 +38,11 @@ package struct ValueEditor: Equatable, Sendable {
         case .invalid(let reason):
             grid.write("✗ \(reason)", x: content.x, y: content.y + 1, style: theme.problem, maxX: content.maxX)
         }
-        if content.height > 2 {
+        if let theirs = changedElsewhere, content.height > 2 {
+            grid.write(
+                "⚠ changed elsewhere to \(theirs) while you edit; saving will ask first", in: content.row(2),
+                style: theme.problem)
+        } else if content.height > 2 {
             grid.write(
                 "default \(ValueText.quoted(descriptor.defaultValueString)) · \(descriptor.valueTypeName)",
                 x: content.x, y: content.y + 2, style: theme.muted, maxX: content.maxX)

@@ -15,6 +15,10 @@ package enum KeyEvent: Hashable, Sendable {
     case wheel(Int, x: Int, y: Int)
     /// The terminal now has this size.
     case resize(width: Int, height: Int)
+    /// Text pasted while the terminal's bracketed-paste mode is on, line breaks included.
+    case paste(String)
+    /// An escape sequence the menu does not know (never taken for Esc).
+    case unknown(String)
 
     /// How the key is written in help and hints: `j`, `Ctrl-C`, `↑`, `Enter`, `F2`.
     package var label: String {
@@ -40,6 +44,8 @@ package enum KeyEvent: Hashable, Sendable {
         case .click: "click"
         case .wheel: "wheel"
         case .resize: "resize"
+        case .paste: "paste"
+        case .unknown: "unknown key"
         }
     }
 }

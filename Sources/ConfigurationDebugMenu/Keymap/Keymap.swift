@@ -11,7 +11,7 @@ package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
         case .editing: "Editing a value"
         case .editingJSON: "Editing JSON"
         case .picking: "Choosing a value"
-        case .confirming: "Confirming a reset"
+        case .confirming: "Answering a question"
         case .help: "Help"
         }
     }
@@ -61,9 +61,17 @@ package enum Keymap {
         case (.keys, .wheel(let delta, let x, let y)), (.modules, .wheel(let delta, let x, let y)):
             return .wheel(delta, x: x, y: y)
         case (.picking, .wheel(let delta, _, _)): return .move(delta)
+        case (.filtering, .paste(let text)): return .filterInsert(oneLine(text))
+        case (.editing, .paste(let text)): return .editInsert(oneLine(text))
+        case (.editingJSON, .paste(let text)): return .editInsert(text)
         case (_, .resize(let width, let height)): return .resize(width: width, height: height)
         default: return nil
         }
+    }
+
+    /// Pasted text for a one-line field: line breaks become spaces (an Enter in a paste must not save).
+    private static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
     }
 
     private static func bind(
@@ -174,7 +182,7 @@ package enum Keymap {
     ]
 
     static let confirming: [KeyBinding] = [
-        bind([.character("y"), .character("Y")], .confirm, "yes, reset", hint: "yes"),
+        bind([.character("y"), .character("Y")], .confirm, "yes", hint: "yes"),
         bind([.character("n"), .character("N"), .escape, .enter], .cancel, "no (the default)", hint: "no"),
         bind([.control("c")], .quit, "quit"),
     ]

@@ -90,6 +90,8 @@ package enum MenuAction: Equatable, Sendable {
     case click(x: Int, y: Int)
     /// The mouse wheel; negative is up.
     case wheel(Int, x: Int, y: Int)
+    /// Time passes (seconds on a monotonic clock): marks of changes made elsewhere fade.
+    case tick(Double)
 
     // Effect results
     /// New statuses for some keys, after a change by anyone (this menu, another process, the program).
@@ -124,12 +126,21 @@ package struct MenuDataUpdate: Equatable, Sendable {
     package var orphans: [OrphanStatus]
     /// The store's problem now, if any.
     package var storeProblem: String?
+    /// The keys (by name) another process changed, as opposed to this menu.
+    package var changedElsewhere: Set<String>
+    /// When the update was taken, in seconds on a monotonic clock.
+    package var time: Double
 
     /// Creates an update.
-    package init(statuses: [Int: KeyStatus], orphans: [OrphanStatus], storeProblem: String?) {
+    package init(
+        statuses: [Int: KeyStatus], orphans: [OrphanStatus], storeProblem: String?,
+        changedElsewhere: Set<String> = [], time: Double = 0
+    ) {
         self.statuses = statuses
         self.orphans = orphans
         self.storeProblem = storeProblem
+        self.changedElsewhere = changedElsewhere
+        self.time = time
     }
 }
 

@@ -70,11 +70,7 @@ extension MenuReducer {
                 state.mode = .confirming(.resetAll(count: count))
             }
         case .undo:
-            guard let step = state.undoStack.last else {
-                state.inform("Nothing to undo")
-                break
-            }
-            return [.undo(step)]
+            return undo(&state)
         case .help:
             state.mode = .help(HelpScreen(context: state.keymapContext, returnTo: .browsing))
         case .click(let x, let y):

@@ -9,7 +9,7 @@ extension MenuReducer {
             .write(
                 OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)"),
                 undo: UndoStep(
-                    entries: [name: previous.map(storedEntry)],
+                    entries: [name: previous.map(storedEntry)], expected: [name: value],
                     summary: previous.map { "\(name) = \($0.value)" } ?? "\(name) override removed")
             )
         ]
@@ -33,7 +33,9 @@ extension MenuReducer {
         return [
             .write(
                 OverrideWrite(changes: [.init(key: name, value: nil)], summary: "\(name) override removed"),
-                undo: UndoStep(entries: [name: storedEntry(previous)], summary: "\(name) = \(previous.value)")
+                undo: UndoStep(
+                    entries: [name: storedEntry(previous)], expected: [name: String?.none],
+                    summary: "\(name) = \(previous.value)")
             )
         ]
     }
@@ -46,13 +48,30 @@ extension MenuReducer {
             .write(
                 OverrideWrite(changes: names.map { .init(key: $0, value: nil) }, summary: summary),
                 undo: UndoStep(
-                    entries: previous, summary: "\(names.count) override\(names.count == 1 ? "" : "s") restored")
+                    entries: previous, expected: Dictionary(uniqueKeysWithValues: names.map { ($0, String?.none) }),
+                    summary: "\(names.count) override\(names.count == 1 ? "" : "s") restored")
             )
         ]
     }
 
+    /// `u`: undoes the menu's last change, after asking if another process changed those keys since.
+    static func undo(_ state: inout MenuState) -> [MenuEffect] {
+        guard let step = state.undoStack.last else {
+            state.inform("Nothing to undo")
+            return []
+        }
+        let changed = step.expected.keys.sorted().filter {
+            currentOverride(state, $0)?.value != step.expected[$0] ?? nil
+        }
+        if !changed.isEmpty {
+            state.mode = .confirming(.undoOverChanges(step: step, keys: changed))
+            return []
+        }
+        return [.undo(step)]
+    }
+
     /// The current override of the key or orphan named `name`, if any.
-    private static func currentOverride(_ state: MenuState, _ name: String) -> OverrideInfo? {
+    static func currentOverride(_ state: MenuState, _ name: String) -> OverrideInfo? {
         if let index = state.data.table.index(of: name) { return state.data.statuses[index].override }
         return state.data.orphans.first { $0.name == name }?.override
     }

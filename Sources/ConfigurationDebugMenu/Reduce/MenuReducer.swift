@@ -38,7 +38,14 @@ package enum MenuReducer {
             state.fail(message)
             return []
         case .quit:
+            if let name = unsavedEdit(state) {
+                state.mode = .confirming(.quitDiscardingEdit(key: name, editor: state.mode))
+                return []
+            }
             return [.quit]
+        case .tick(let now):
+            state.changedElsewhere = state.changedElsewhere.filter { now - $0.value < changeMarkSeconds }
+            return []
         default:
             break
         }
@@ -91,9 +98,9 @@ package enum MenuReducer {
         var editor = editor
         switch action {
         case .editSave:
-            return save(&state, key: editor.key, editor.validation)
+            return save(&state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere)
         case .editCancel:
-            state.mode = .browsing
+            cancelEdit(&state, key: editor.key, changed: editor.isChanged)
         case .help:
             state.mode = .help(HelpScreen(context: .editing, returnTo: state.mode))
         default:
@@ -108,9 +115,9 @@ package enum MenuReducer {
         var editor = editor
         switch action {
         case .editSave:
-            return save(&state, key: editor.key, editor.validation)
+            return save(&state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere)
         case .editCancel:
-            state.mode = .browsing
+            cancelEdit(&state, key: editor.key, changed: editor.isChanged)
         case .externalEdit:
             return [.openExternalEditor(key: editor.key, text: editor.text)]
         case .help:
@@ -123,15 +130,42 @@ package enum MenuReducer {
         return []
     }
 
-    /// Saves an editor's value if it is valid; otherwise says why and stays in the editor.
-    private static func save(_ state: inout MenuState, key: Int, _ validation: Validation) -> [MenuEffect] {
+    /// Saves an editor's value if it is valid (asking first when another process changed the key meanwhile);
+    /// otherwise says why and stays in the editor.
+    private static func save(
+        _ state: inout MenuState, key: Int, _ validation: Validation, changedElsewhere theirs: String?
+    ) -> [MenuEffect] {
         switch validation {
         case .valid(let canonical):
+            if let theirs {
+                let name = state.data.table.keys[key].descriptor.name
+                state.mode = .confirming(.overwrite(key: name, theirs: theirs, editor: state.mode))
+                return []
+            }
             state.mode = .browsing
             return set(&state, key: key, value: canonical)
         case .invalid(let reason):
             state.fail("not saved: \(reason)")
             return []
+        }
+    }
+
+    /// Esc in an editor: closes it, after asking when the text was changed.
+    private static func cancelEdit(_ state: inout MenuState, key: Int, changed: Bool) {
+        if changed {
+            let name = state.data.table.keys[key].descriptor.name
+            state.mode = .confirming(.discardEdit(key: name, editor: state.mode))
+        } else {
+            state.mode = .browsing
+        }
+    }
+
+    /// The name of the key whose editor holds unsaved changes, if any.
+    static func unsavedEdit(_ state: MenuState) -> String? {
+        switch state.mode {
+        case .editing(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
+        case .editingJSON(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
+        default: nil
         }
     }
 
@@ -192,22 +226,47 @@ package enum MenuReducer {
     private static func confirm(_ state: inout MenuState, _ confirmation: Confirmation, _ action: MenuAction)
         -> [MenuEffect]
     {
-        switch action {
-        case .confirm:
+        switch (confirmation, action) {
+        case (.resetAll(let count), .confirm):
             state.mode = .browsing
-            switch confirmation {
-            case .resetAll(let count):
-                let names =
-                    state.data.table.keys.indices.filter { state.data.statuses[$0].override != nil }
-                    .map { state.data.table.keys[$0].descriptor.name } + state.data.orphans.map(\.name)
-                return reset(&state, names, summary: "all \(count) overrides removed")
-            case .resetScope(let name, let keys):
-                return reset(
-                    &state, keys, summary: "\(keys.count) override\(keys.count == 1 ? "" : "s") in \(name) removed")
-            }
-        case .cancel:
+            let names =
+                state.data.table.keys.indices.filter { state.data.statuses[$0].override != nil }
+                .map { state.data.table.keys[$0].descriptor.name } + state.data.orphans.map(\.name)
+            return reset(&state, names, summary: "all \(count) overrides removed")
+        case (.resetScope(let name, let keys), .confirm):
+            state.mode = .browsing
+            return reset(
+                &state, keys, summary: "\(keys.count) override\(keys.count == 1 ? "" : "s") in \(name) removed")
+        case (.resetAll, .cancel), (.resetScope, .cancel):
             state.mode = .browsing
             state.inform("Nothing was reset")
+        case (.discardEdit(let key, _), .confirm):
+            state.mode = .browsing
+            state.inform("Discarded your changes to \(key)")
+        case (.quitDiscardingEdit, .confirm):
+            return [.quit]
+        case (.overwrite, .confirm):
+            switch confirmation {
+            case .overwrite(_, _, .editing(var editor)):
+                editor.changedElsewhere = nil
+                state.mode = .editing(editor)
+                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil)
+            case .overwrite(_, _, .editingJSON(var editor)):
+                editor.changedElsewhere = nil
+                state.mode = .editingJSON(editor)
+                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil)
+            default:
+                state.mode = .browsing
+            }
+        case (.discardEdit(_, let editor), .cancel), (.quitDiscardingEdit(_, let editor), .cancel),
+            (.overwrite(_, _, let editor), .cancel):
+            state.mode = editor
+        case (.undoOverChanges(let step, _), .confirm):
+            state.mode = .browsing
+            return [.undo(step)]
+        case (.undoOverChanges, .cancel):
+            state.mode = .browsing
+            state.inform("Nothing was undone; their change stays")
         default:
             break
         }
@@ -216,6 +275,9 @@ package enum MenuReducer {
 
     // MARK: Refreshing
 
+    /// How long a change made elsewhere stays marked in the list.
+    static let changeMarkSeconds = 5.0
+
     private static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
         for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
             state.data.setStatus(status, at: index)
@@ -223,5 +285,35 @@ package enum MenuReducer {
         state.data.orphans = update.orphans
         state.data.storeProblem = update.storeProblem
         state.refreshList()
+        guard !update.changedElsewhere.isEmpty else { return }
+        for name in update.changedElsewhere { state.changedElsewhere[name] = update.time }
+        let shown = update.changedElsewhere.sorted()
+        if shown.count == 1, let index = state.data.table.index(of: shown[0]) {
+            state.inform("Changed elsewhere: \(shown[0]) = \(state.data.statuses[index].value ?? "—")")
+        } else {
+            state.inform("Changed elsewhere: \(shown.count == 1 ? shown[0] : "\(shown.count) keys")")
+        }
+        // An editor open on a key that changed underneath says so, and saving asks first.
+        switch state.mode {
+        case .editing(var editor):
+            if let theirs = changedValue(state, editor.key, update) {
+                editor.changedElsewhere = theirs
+                state.mode = .editing(editor)
+            }
+        case .editingJSON(var editor):
+            if let theirs = changedValue(state, editor.key, update) {
+                editor.changedElsewhere = theirs
+                state.mode = .editingJSON(editor)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The new value of `key` if another process changed it in `update`.
+    private static func changedValue(_ state: MenuState, _ key: Int, _ update: MenuDataUpdate) -> String? {
+        let name = state.data.table.keys[key].descriptor.name
+        guard update.changedElsewhere.contains(name) else { return nil }
+        return state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
     }
 }

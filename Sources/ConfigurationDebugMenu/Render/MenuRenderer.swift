@@ -29,7 +29,8 @@ package struct MenuRenderer: Sendable {
             into: &grid, in: layout.modules, data: state.data, selected: ModulePane.index(of: state.filters.scope),
             focused: state.focus == .modules && browsing, theme: theme)
         state.list.draw(
-            into: &grid, in: layout.keys, data: state.data, filters: state.filters, active: listActive, theme: theme)
+            into: &grid, in: layout.keys, data: state.data, filters: state.filters, active: listActive,
+            changedElsewhere: state.changedElsewhere, theme: theme)
         if case .editing(let editor) = state.mode {
             editor.draw(into: &grid, in: layout.details, data: state.data, theme: theme)
         } else {

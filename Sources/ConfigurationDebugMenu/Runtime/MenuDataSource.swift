@@ -8,6 +8,8 @@ final class MenuDataSource: Sendable {
     let service: any ConfigurationService
     let store: FileOverrideStore?
     private let pending = Locked<Set<String>>([])
+    /// Keys the menu itself changed since the last update; every other change came from elsewhere.
+    private let own = Locked<Set<String>>([])
     /// The store problem the menu last showed, so a new one (a refused file) is shown even if no key changed.
     private let shownProblem = Locked<String?>(nil)
     private let observations: [ConfigurationObservation]
@@ -32,9 +34,12 @@ final class MenuDataSource: Sendable {
         return data
     }
 
-    /// Marks keys as changed (after the menu's own write, whose effect may not change any effective value).
+    /// Marks keys as changed by the menu itself (after its own write, whose effect may not change any effective
+    /// value): they are refreshed, and not reported as changed elsewhere.
     func markChanged(_ names: some Sequence<String>) {
+        let names = Set(names)
         pending.withLock { $0.formUnion(names) }
+        own.withLock { $0.formUnion(names) }
     }
 
     /// The statuses of the keys that changed since the last call, or `nil` if none did.
@@ -42,6 +47,10 @@ final class MenuDataSource: Sendable {
         let names = pending.withLock { names -> Set<String> in
             defer { names.removeAll() }
             return names
+        }
+        let mine = own.withLock { own -> Set<String> in
+            defer { own.removeAll() }
+            return own
         }
         let problem = store?.lastError?.description
         let problemChanged = shownProblem.withLock { shown in
@@ -55,7 +64,9 @@ final class MenuDataSource: Sendable {
             guard let index = table.index(of: name) else { continue }
             statuses[index] = context.status(of: table.keys[index].descriptor)
         }
-        return MenuDataUpdate(statuses: statuses, orphans: context.orphans(table), storeProblem: problem)
+        return MenuDataUpdate(
+            statuses: statuses, orphans: context.orphans(table), storeProblem: problem,
+            changedElsewhere: names.subtracting(mine), time: ProcessInfo.processInfo.systemUptime)
     }
 
     /// The layers as of one moment, so a refresh reads each dictionary once.

@@ -24,6 +24,11 @@ struct MenuLoop {
             }
             var changed = !events.isEmpty
             if !handle(events, on: &state) { return }
+            if !state.changedElsewhere.isEmpty {
+                let marks = state.changedElsewhere
+                _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
+                changed = changed || marks != state.changedElsewhere
+            }
             if let update = source.takeUpdate() {
                 changed = true
                 if !perform([.refreshed(update)], on: &state) { return }

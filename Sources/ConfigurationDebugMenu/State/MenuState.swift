@@ -50,6 +50,9 @@ package struct MenuState: Equatable, Sendable {
     package var status: StatusMessage?
     /// Changes that `u` can undo, most recent last.
     package var undoStack: [UndoStep] = []
+    /// Keys (by name) that another process changed recently, with the time it was noticed (seconds on a monotonic
+    /// clock); the list marks them for a few seconds.
+    package var changedElsewhere: [String: Double] = [:]
 
     /// Creates the state for a screen size; the rows are computed at once.
     package init(data: MenuData, width: Int, height: Int) {
@@ -159,11 +162,15 @@ package struct OverrideWrite: Equatable, Sendable {
 package struct UndoStep: Equatable, Sendable {
     /// Each key's entry before the change.
     package var entries: [String: OverrideEntry?]
+    /// Each key's override right after the change (`nil`: removed). If a key holds something else when the undo
+    /// runs, another process changed it since, and the menu asks before replacing that.
+    package var expected: [String: String?]
     /// A short description for the status line, such as "function.album.like.enabled = N".
     package var summary: String
 
-    package init(entries: [String: OverrideEntry?], summary: String) {
+    package init(entries: [String: OverrideEntry?], expected: [String: String?], summary: String) {
         self.entries = entries
+        self.expected = expected
         self.summary = summary
     }
 }

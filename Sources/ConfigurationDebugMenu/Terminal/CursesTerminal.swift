@@ -28,6 +28,8 @@ final class CursesTerminal: TerminalDevice {
     let supportsColor: Bool
     private var pairs: [Int: Int16] = [:]
     private var closed = false
+    /// Events decoded ahead (a key typed right after Esc), delivered before reading more.
+    private var pending: [KeyEvent] = []
 
     init(colors wantColors: Bool, mouse: Bool) throws(TerminalUnavailable) {
         guard isatty(0) == 1, isatty(1) == 1 else {
@@ -80,6 +82,14 @@ final class CursesTerminal: TerminalDevice {
             mouseinterval(0)
         }
         Self.installSignalHandlers()
+        setBracketedPaste(true)
+    }
+
+    /// Bracketed paste: the terminal marks pasted text, so a paste is inserted as text (line breaks included)
+    /// instead of being taken as key presses (an Enter in a paste would save an edit).
+    private func setBracketedPaste(_ on: Bool) {
+        fputs(on ? "\u{1B}[?2004h" : "\u{1B}[?2004l", output)
+        fflush(output)
     }
 
     deinit {
@@ -93,6 +103,7 @@ final class CursesTerminal: TerminalDevice {
     func close() {
         guard !closed else { return }
         closed = true
+        setBracketedPaste(false)
         endwin()
         delscreen(screen)
         fclose(output)
@@ -149,21 +160,83 @@ final class CursesTerminal: TerminalDevice {
     // MARK: Input
 
     func nextEvent(timeout: Int) -> KeyEvent? {
-        wtimeout(window, Int32(timeout))
+        if !pending.isEmpty { return pending.removeFirst() }
+        switch read(timeout: Int32(timeout)) {
+        case nil: return nil
+        case .key(let code): return keyCode(code)
+        case .character("\u{1B}"): return readEscapeSequence()
+        case .character(let character): return decode(character)
+        }
+    }
+
+    /// The event for one character read from the terminal.
+    private func decode(_ character: Character) -> KeyEvent {
+        switch character.unicodeScalars.first?.value ?? 0 {
+        case 13, 10: .enter
+        case 9: .tab
+        case 27: .escape
+        case 127, 8: .backspace
+        case let value where (1...26).contains(value): .control(Character(UnicodeScalar(UInt8(value) + 96)))
+        default: .character(character)
+        }
+    }
+
+    /// One raw input: a character, or a key ncurses decoded.
+    private enum Raw {
+        case character(Character)
+        case key(Int32)
+    }
+
+    private func read(timeout: Int32) -> Raw? {
+        wtimeout(window, timeout)
         var character: wint_t = 0
         let result = wget_wch(window, &character)
         if result == ERR { return nil }
-        if result == KEY_CODE_YES { return keyCode(Int32(character)) }
-        switch character {
-        case 13, 10: return .enter
-        case 9: return .tab
-        case 27: return .escape
-        case 127, 8: return .backspace
-        case 1...26: return .control(Character(UnicodeScalar(UInt8(character) + 96)))
-        default:
-            guard let scalar = UnicodeScalar(UInt32(character)) else { return nil }
-            return .character(Character(scalar))
+        if result == KEY_CODE_YES { return .key(Int32(character)) }
+        guard let scalar = UnicodeScalar(UInt32(character)) else { return nil }
+        return .character(Character(scalar))
+    }
+
+    /// After an ESC: the rest of a sequence ncurses did not know (already waiting), a bracketed paste, or a lone Esc.
+    private func readEscapeSequence() -> KeyEvent? {
+        var rest: [Character] = []
+        while true {
+            guard let next = read(timeout: rest.isEmpty ? 0 : 20) else {
+                return rest.isEmpty ? .escape : .unknown("\u{1B}" + String(rest))
+            }
+            switch next {
+            case .key:
+                // ncurses decoded a key right after the ESC (Alt plus that key): not an Esc either way.
+                return .unknown("\u{1B}" + String(rest))
+            case .character(let character):
+                rest.append(character)
+            }
+            switch EscapeSequence.decode(rest) {
+            case .incomplete: continue
+            case .complete(let event): return event
+            case .pasteStart: return readPaste()
+            case .escapeThen(let character):
+                pending.append(decode(character))
+                return .escape
+            }
         }
+    }
+
+    /// The text of a bracketed paste, up to its end marker (or a pause, or 1 MiB).
+    private func readPaste() -> KeyEvent {
+        var text: [Character] = []
+        let end = EscapeSequence.pasteEnd
+        while text.count < 1 << 20, let next = read(timeout: 200) {
+            switch next {
+            case .character(let character): text.append(character == "\r" ? "\n" : character)
+            case .key(let code): if code == KEY_ENTER { text.append("\n") }
+            }
+            if text.count >= end.count, Array(text.suffix(end.count)) == end {
+                text.removeLast(end.count)
+                break
+            }
+        }
+        return .paste(String(text))
     }
 
     private func keyCode(_ code: Int32) -> KeyEvent? {
@@ -198,11 +271,35 @@ final class CursesTerminal: TerminalDevice {
 
     // MARK: Suspending
 
+    /// Leaves curses mode for `body` (which runs an editor in this process group, the terminal's foreground
+    /// group), with keyboard signals ignored here so they reach only the editor; then drains whatever the terminal
+    /// sent in reply to the editor's queries, so none of it is taken as key presses, and redraws.
     func suspend<Result>(_ body: () throws -> Result) rethrows -> Result {
+        setBracketedPaste(false)
         def_prog_mode()
         endwin()
+        var ignore = sigaction()
+        #if canImport(Darwin)
+            ignore.__sigaction_u.__sa_handler = SIG_IGN
+        #else
+            ignore.__sigaction_handler.sa_handler = SIG_IGN
+        #endif
+        sigemptyset(&ignore.sa_mask)
+        var savedInterrupt = sigaction()
+        var savedQuit = sigaction()
+        var savedStop = sigaction()
+        sigaction(SIGINT, &ignore, &savedInterrupt)
+        sigaction(SIGQUIT, &ignore, &savedQuit)
+        sigaction(SIGTSTP, &ignore, &savedStop)
         defer {
+            sigaction(SIGINT, &savedInterrupt, nil)
+            sigaction(SIGQUIT, &savedQuit, nil)
+            sigaction(SIGTSTP, &savedStop, nil)
             reset_prog_mode()
+            flushinp()
+            var drained = 0
+            while drained < 64, read(timeout: 50) != nil { drained += 1 }
+            setBracketedPaste(true)
             clearok(window, true)
             wrefresh(window)
         }

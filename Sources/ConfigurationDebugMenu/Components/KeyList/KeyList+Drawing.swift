@@ -26,8 +26,10 @@ extension KeyList {
 
     /// Draws the list in `box`: a border titled with the filters, the visible rows, and the position.
     /// `active` is true when the list has the keyboard (browsing it or typing a filter).
+    /// Keys another process changed recently (`changedElsewhere`, by name) are marked `*`.
     package func draw(
-        into grid: inout ScreenGrid, in box: Rect, data: MenuData, filters: KeyFilters, active: Bool, theme: MenuTheme
+        into grid: inout ScreenGrid, in box: Rect, data: MenuData, filters: KeyFilters, active: Bool,
+        changedElsewhere: [String: Double], theme: MenuTheme
     ) {
         let inner = grid.box(
             box, title: title(data: data, filters: filters), style: active ? theme.focusedBorder : theme.border)
@@ -61,6 +63,7 @@ extension KeyList {
                     value: ValueText.short(status.value, of: descriptor),
                     source: status.source.description,
                     flags: (status.isRejected ? "!" : "") + (status.isStale ? "~" : "")
+                        + (changedElsewhere[descriptor.name] != nil ? "*" : "")
                 )
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
@@ -73,7 +76,8 @@ extension KeyList {
             case .orphan(let orphan):
                 let info = data.orphans[orphan]
                 let text = RowText(
-                    title: "(orphaned)", name: info.name, value: info.override.value, source: "OVERRIDDEN", flags: "?")
+                    title: "(orphaned)", name: info.name, value: info.override.value, source: "OVERRIDDEN",
+                    flags: "?" + (changedElsewhere[info.name] != nil ? "*" : ""))
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
                     sourceStyle: theme.source(.overridden), theme: theme)
