@@ -105,7 +105,7 @@ struct EndToEndTests {
         _ = try await startMenu(session)
         try await session.waitFor("3 overridden")
         try session.press("Tab", "j", "j")
-        try await session.waitFor("Keys · 5 of 55 · Album")
+        try await session.waitFor("Filters: module Album")
         try session.press("S")
         try await session.waitFor("Reset 2 overrides in Album?")
         try session.press("y")
@@ -178,7 +178,7 @@ struct EndToEndTests {
         try session.tmux(["resize-window", "-x", "50", "-y", "12"])
         try await session.waitFor("Terminal too small: 50×12")
         try session.tmux(["resize-window", "-x", "90", "-y", "26"])
-        try await session.waitFor("Modules")
+        try await session.waitFor("Keys · 55")
         try session.press("q")
     }
 

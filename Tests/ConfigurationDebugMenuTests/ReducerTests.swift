@@ -41,7 +41,7 @@ struct ReducerTests {
     @Test("paging moves a screenful and keeps the selection visible")
     func paging() throws {
         var state = try MenuFixture.state(width: 80, height: 18)
-        let rows = state.layout.keyRows
+        let rows = state.visibleKeyRows
         reduce(&state, .page(1))
         #expect(state.list.selection >= rows - 1)
         #expect(state.list.selection >= state.list.scroll && state.list.selection < state.list.scroll + rows)
@@ -492,7 +492,7 @@ struct ReducerTests {
         reduce(&state, .resize(width: 70, height: 16))
         #expect(state.width == 70)
         #expect(
-            state.list.selection >= state.list.scroll && state.list.selection < state.list.scroll + state.layout.keyRows
+            state.list.selection >= state.list.scroll && state.list.selection < state.list.scroll + state.visibleKeyRows
         )
         reduce(&state, .resize(width: 40, height: 10))
         #expect(state.layout.isTooSmall)

@@ -130,7 +130,7 @@ struct ScreenTests {
         func style(of word: String) -> CellStyle? {
             for row in 2..<plain.height {
                 let line = plain.line(row)
-                guard let range = line.range(of: word), line.contains("function.") else { continue }
+                guard let range = line.range(of: word), !line.contains("Value ") else { continue }
                 let column = TextWidth.of(line[line.startIndex..<range.lowerBound])
                 if !plain[column, row].style.reverse { return plain[column, row].style }
             }

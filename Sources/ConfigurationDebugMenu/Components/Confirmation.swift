@@ -14,6 +14,14 @@ package indirect enum Confirmation: Equatable, Sendable {
     /// Undo although other processes changed `keys` since this menu's change.
     case undoOverChanges(step: UndoStep, keys: [String])
 
+    /// The mode the question was asked from, drawn under it (an editor stays visible while asked about it).
+    package var underlyingMode: MenuState.Mode {
+        switch self {
+        case .discardEdit(_, let editor), .quitDiscardingEdit(_, let editor), .overwrite(_, _, let editor): editor
+        case .resetAll, .resetScope, .undoOverChanges: .browsing
+        }
+    }
+
     /// The question asked.
     package var question: String {
         switch self {

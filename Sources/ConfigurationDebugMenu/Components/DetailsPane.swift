@@ -21,9 +21,43 @@ package enum DetailsPane {
             lines = [[("Select a key to see where its value comes from.", theme.muted)]]
         }
         let content = inner.inset(left: 1, right: 1)
-        for (offset, segments) in lines.prefix(content.height).enumerated() {
+        let wrapped = fit(lines, width: content.width, height: content.height, theme: theme)
+        for (offset, segments) in wrapped.enumerated() {
             grid.write(segments: segments, in: content.row(offset), ellipsisStyle: theme.muted)
         }
+    }
+
+    /// Wraps each line (continuation lines indented under the value) and fits them in `height` rows: every line
+    /// keeps its first row; the rows left over go to the earliest lines' continuations; a line cut short ends in
+    /// "… Enter shows all".
+    static func fit(_ lines: [Line], width: Int, height: Int, theme: MenuTheme) -> [Line] {
+        // The heading line (title, name, module, type) is cut, not wrapped; the values below it wrap.
+        let wrapped = lines.enumerated().map { index, line in
+            index == 0 ? [line] : StyledText(line).wrapped(to: width, indent: 10)
+        }
+        var budget = height - min(height, wrapped.count)
+        var result: [Line] = []
+        for lineRows in wrapped.prefix(height) {
+            let extra = min(budget, lineRows.count - 1)
+            budget -= extra
+            var shown = Array(lineRows.prefix(1 + extra))
+            if shown.count < lineRows.count, var last = shown.popLast() {
+                let note = " … Enter shows all"
+                var room = width - TextWidth.of(note)
+                var cut: Line = []
+                for run in last {
+                    let text = TextWidth.truncate(run.text, to: room + 1)
+                    let kept = text.hasSuffix("…") && TextWidth.of(run.text) > room ? String(text.dropLast()) : text
+                    cut.append((kept, run.style))
+                    room -= TextWidth.of(kept)
+                    if room <= 0 { break }
+                }
+                last = cut + [(note, theme.muted)]
+                shown.append(last)
+            }
+            result += shown
+        }
+        return result
     }
 
     private static func orphanLines(_ info: OrphanStatus, theme: MenuTheme) -> [Line] {

@@ -8,10 +8,17 @@ package struct FilterBar: Equatable, Sendable {
         self.previous = previous
     }
 
-    /// Draws the prompt in the footer row.
-    package func draw(into grid: inout ScreenGrid, in row: Rect, query: String, theme: MenuTheme) {
-        let end = grid.write("/" + query, x: row.x, y: row.y, style: theme.label, maxX: row.maxX)
+    /// Draws the prompt in the footer row: the text, where it searches, and the filter's keys.
+    package func draw(into grid: inout ScreenGrid, in row: Rect, state: MenuState, theme: MenuTheme) {
+        let end = grid.write("/" + state.filters.query, x: row.x, y: row.y, style: theme.label, maxX: row.maxX)
         grid.cursor = (min(end, row.maxX - 1), row.y)
-        Footer.drawHints(&grid, Keymap.bindings(for: .filtering), in: row.inset(left: end - row.x + 3), theme: theme)
+        var rest = row.inset(left: end - row.x + 2)
+        if let scope = state.filters.scope {
+            let place = state.filters.searchEverywhere ? "in all modules" : "in \(state.data.table.scopes[scope].name)"
+            let after = grid.write(place, in: rest, style: theme.muted)
+            rest = row.inset(left: after - row.x + 3)
+        }
+        Footer.drawHints(
+            &grid, Keymap.bindings(for: .filtering), context: HintContext(state), in: rest, theme: theme)
     }
 }

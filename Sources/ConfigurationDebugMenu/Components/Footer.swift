@@ -1,28 +1,67 @@
-/// The bottom line: the status message after an action, otherwise the current mode's most useful keys (from the
-/// key map's hints).
+/// The bottom line: the status message after an action, then the keys that do something for what is selected in
+/// the current mode, most important first (from the key map's hints). Help and quit always stay.
 package enum Footer {
-    /// Draws the status message, or the hints of `context`.
-    package static func draw(
-        into grid: inout ScreenGrid, in row: Rect, status: StatusMessage?, context: KeymapContext, theme: MenuTheme
-    ) {
-        if let status {
-            grid.write(
-                " " + status.text, x: row.x, y: row.y, style: status.isError ? theme.problem : theme.label,
-                maxX: row.maxX)
-            return
+    /// Draws the status message (if any) and the current hints.
+    package static func draw(into grid: inout ScreenGrid, in row: Rect, state: MenuState, theme: MenuTheme) {
+        var rest = row.inset(left: 1)
+        if let status = state.status {
+            let end = grid.write(status.text, in: rest, style: status.isError ? theme.problem : theme.label)
+            rest = row.inset(left: end - row.x + 3)
         }
-        drawHints(&grid, Keymap.bindings(for: context), in: row.inset(left: 1), theme: theme)
+        drawHints(&grid, Keymap.bindings(for: state.keymapContext), context: HintContext(state), in: rest, theme: theme)
     }
 
-    /// Writes "key hint" pairs while they fit.
-    static func drawHints(_ grid: inout ScreenGrid, _ bindings: [KeyBinding], in row: Rect, theme: MenuTheme) {
+    /// Writes "key word" pairs, most important first, leaving out the least important ones that do not fit.
+    static func drawHints(
+        _ grid: inout ScreenGrid, _ bindings: [KeyBinding], context: HintContext, in row: Rect, theme: MenuTheme
+    ) {
+        let hints = bindings.compactMap { binding -> (key: String, word: String, priority: Int)? in
+            guard let word = binding.hint(context), let key = binding.keys.first?.label else { return nil }
+            return (key, word, binding.priority)
+        }.sorted { $0.priority < $1.priority }
+        func width(_ hint: (key: String, word: String, priority: Int)) -> Int {
+            TextWidth.of(hint.key) + 1 + TextWidth.of(hint.word) + 2
+        }
+        var room = row.width - hints.filter { $0.priority >= 90 }.reduce(0) { $0 + width($1) }
+        var shown: [(key: String, word: String, priority: Int)] = []
+        for hint in hints {
+            if hint.priority >= 90 {
+                shown.append(hint)
+            } else if width(hint) <= room {
+                shown.append(hint)
+                room -= width(hint)
+            }
+        }
         var column = row.x
-        for binding in bindings {
-            guard let hint = binding.hint, let key = binding.keys.first?.label else { continue }
-            let needed = TextWidth.of(key) + 1 + TextWidth.of(hint) + 2
-            guard column + needed <= row.maxX else { break }
-            column = grid.write(key, x: column, y: row.y, style: theme.key)
-            column = grid.write(" " + hint + "  ", x: column, y: row.y, style: theme.muted)
+        for hint in shown where column + width(hint) <= row.maxX {
+            column = grid.write(hint.key, x: column, y: row.y, style: theme.key)
+            column = grid.write(" " + hint.word + "  ", x: column, y: row.y, style: theme.muted)
+        }
+    }
+}
+
+extension HintContext {
+    /// What is selected and possible in `state`.
+    package init(_ state: MenuState) {
+        self.init()
+        let data = state.data
+        if let key = state.selectedKey {
+            control = data.table.keys[key].descriptor.control
+            hasOverride = data.statuses[key].override != nil
+        } else if state.selectedOrphan != nil {
+            orphanSelected = true
+            hasOverride = true
+        }
+        filtersActive = state.filters.isActive
+        canUndo = !state.undoStack.isEmpty
+        anyOverrides = data.overrideCount > 0
+        modulePaneShown = state.layout.showsModules
+        moduleSelected = state.filters.scope != nil
+        searchEverywhere = state.filters.searchEverywhere
+        if let scope = MenuReducer.scopeToReset(state) {
+            moduleHasOverrides = data.scopeOverrideCounts[scope] > 0
+        } else {
+            moduleHasOverrides = state.focus == .modules && anyOverrides
         }
     }
 }

@@ -99,15 +99,26 @@ package struct JSONEditor: Equatable, Sendable {
         grid.fill(box)
         let inner = grid.box(box, title: "Edit JSON · \(descriptor.name)", style: theme.overlayBorder)
         let gutter = 5
+        // Long lines scroll sideways together, so the caret stays on screen.
+        let textWidth = max(1, inner.width - gutter)
+        let caretColumn = ScreenGrid.displayWidth(of: String(lines[row].prefix(column)))
+        let offset = max(0, caretColumn - textWidth + 1)
+        var caretSkipped = 0
         for line in 0..<min(visibleRows, inner.height) {
             let index = scroll + line
             guard index < lines.count else { break }
             let rect = inner.row(line)
             grid.write(leftPad(String(index + 1), gutter - 1) + " ", in: rect, style: theme.muted)
-            grid.write(String(lines[index]), x: rect.x + gutter, y: rect.y, maxX: rect.maxX)
+            var skipped = 0
+            var start = 0
+            while start < lines[index].count, skipped < offset {
+                skipped += ScreenGrid.displayWidth(of: String(lines[index][start]))
+                start += 1
+            }
+            if index == row { caretSkipped = skipped }
+            grid.write(String(lines[index][start...]), x: rect.x + gutter, y: rect.y, maxX: rect.maxX)
         }
-        let caretColumn = ScreenGrid.displayWidth(of: String(lines[row].prefix(column)))
-        grid.cursor = (min(inner.maxX - 1, inner.x + gutter + caretColumn), inner.y + row - scroll)
+        grid.cursor = (min(inner.maxX - 1, inner.x + gutter + caretColumn - caretSkipped), inner.y + row - scroll)
         if let theirs = changedElsewhere {
             grid.write(
                 "⚠ changed elsewhere to \(theirs) while you edit; saving will ask first",

@@ -29,9 +29,28 @@ package struct Picker: Equatable, Sendable {
         selected = current ?? 0
     }
 
-    /// Applies a key press.
-    package mutating func update(_ action: MenuAction) -> Outcome {
+    /// The picker's box on `screen`.
+    func box(on screen: Rect) -> Rect {
+        let widest = choices.map { ScreenGrid.displayWidth(of: $0.title) }.max() ?? 0
+        return screen.centered(
+            width: min(max(40, widest + 14), screen.width - 2), height: min(choices.count + 4, screen.height - 2),
+            minimumY: 1)
+    }
+
+    /// The first choice shown when `rows` fit.
+    private func first(rows: Int) -> Int { max(0, min(selected - rows / 2, choices.count - rows)) }
+
+    /// Applies a key press or a click (a click on a choice chooses it; a click outside closes the picker).
+    package mutating func update(_ action: MenuAction, screen: Rect) -> Outcome {
         switch action {
+        case .click(let x, let y):
+            let box = box(on: screen)
+            guard box.contains(x, y) else { return .cancel }
+            let rows = box.height - 4
+            let index = first(rows: rows) + (y - box.y - 1)
+            guard y > box.y, y - box.y - 1 < rows, choices.indices.contains(index) else { return .none }
+            selected = index
+            return .choose(choices[index])
         case .move(let delta): selected = max(0, min(choices.count - 1, selected + delta))
         case .top: selected = 0
         case .bottom: selected = max(0, choices.count - 1)
@@ -45,13 +64,12 @@ package struct Picker: Equatable, Sendable {
     /// Draws the picker centred on `screen`.
     package func draw(into grid: inout ScreenGrid, on screen: Rect, data: MenuData, theme: MenuTheme) {
         let descriptor = data.table.keys[key].descriptor
-        let widest = choices.map { ScreenGrid.displayWidth(of: $0.title) }.max() ?? 0
-        let box = overlayBox(
-            &grid, on: screen, width: max(40, widest + 14), height: choices.count + 4,
-            title: "Choose \(descriptor.title)", theme: theme)
+        let box = box(on: screen)
+        grid.fill(box)
+        grid.box(box, title: "Choose \(descriptor.title)", style: theme.overlayBorder)
         let inner = box.inset(by: 1)
         let rows = box.height - 4
-        let first = max(0, min(selected - rows / 2, choices.count - rows))
+        let first = first(rows: rows)
         for line in 0..<max(0, rows) {
             let index = first + line
             guard index < choices.count else { break }

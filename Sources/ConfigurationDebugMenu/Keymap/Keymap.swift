@@ -1,37 +1,3 @@
-/// Which set of bindings is active.
-package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
-    case keys, modules, filtering, editing, editingJSON, picking, confirming, help
-
-    /// The title of the help screen for this context.
-    package var title: String {
-        switch self {
-        case .keys: "Key list"
-        case .modules: "Module pane"
-        case .filtering: "Typing a filter"
-        case .editing: "Editing a value"
-        case .editingJSON: "Editing JSON"
-        case .picking: "Choosing a value"
-        case .confirming: "Answering a question"
-        case .help: "Help"
-        }
-    }
-}
-
-/// One binding: the keys, what they do, and how help and the footer describe them.
-package struct KeyBinding: Sendable {
-    /// The keys that trigger it.
-    package var keys: [KeyEvent]
-    /// The action.
-    package var action: MenuAction
-    /// What it does, for the help screen ("toggle a Bool key").
-    package var help: String
-    /// The footer's short word for it ("toggle"); `nil` keeps it out of the footer.
-    package var hint: String?
-
-    /// The keys as written in help: `j/↓`.
-    package var keyLabel: String { keys.map(\.label).joined(separator: "/") }
-}
-
 /// The table from keys to actions, per context. The help screen and the footer are generated from it, so they can
 /// never disagree with what the keys do.
 package enum Keymap {
@@ -57,10 +23,11 @@ package enum Keymap {
         case (.filtering, .character(let character)): return .filterInsert(String(character))
         case (.editing, .character(let character)), (.editingJSON, .character(let character)):
             return .editInsert(String(character))
-        case (.keys, .click(let x, let y)), (.modules, .click(let x, let y)): return .click(x: x, y: y)
+        case (.keys, .click(let x, let y)), (.modules, .click(let x, let y)), (.picking, .click(let x, let y)):
+            return .click(x: x, y: y)
         case (.keys, .wheel(let delta, let x, let y)), (.modules, .wheel(let delta, let x, let y)):
             return .wheel(delta, x: x, y: y)
-        case (.picking, .wheel(let delta, _, _)): return .move(delta)
+        case (.picking, .wheel(let delta, _, _)), (.help, .wheel(let delta, _, _)): return .move(delta)
         case (.filtering, .paste(let text)): return .filterInsert(oneLine(text))
         case (.editing, .paste(let text)): return .editInsert(oneLine(text))
         case (.editingJSON, .paste(let text)): return .editInsert(text)
@@ -74,31 +41,62 @@ package enum Keymap {
         String(text.map { $0.isNewline ? " " : $0 })
     }
 
+    /// A binding whose footer word shows when `when` holds (always, without it); no word keeps it out of the footer.
     private static func bind(
         _ keys: [KeyEvent],
         _ action: MenuAction,
         _ help: String,
-        hint: String? = nil
+        hint: String? = nil,
+        priority: Int = 50,
+        when: (@Sendable (HintContext) -> Bool)? = nil
     ) -> KeyBinding {
-        KeyBinding(keys: keys, action: action, help: help, hint: hint)
+        KeyBinding(
+            keys: keys, action: action, help: help,
+            hint: { context in hint.flatMap { when?(context) ?? true ? $0 : nil } }, priority: priority)
+    }
+
+    /// A binding whose footer word depends on the situation.
+    private static func bind(
+        _ keys: [KeyEvent],
+        _ action: MenuAction,
+        _ help: String,
+        priority: Int,
+        hint: @escaping @Sendable (HintContext) -> String?
+    ) -> KeyBinding {
+        KeyBinding(keys: keys, action: action, help: help, hint: hint, priority: priority)
     }
 
     private static let quitKeys = [
-        bind([.character("q")], .quit, "quit", hint: "quit"),
-        bind([.control("c")], .quit, "quit (works in every mode)"),
+        bind([.character("q")], .quit, "quit", hint: "quit", priority: 99),
+        bind([.control("c")], .quit, "quit (works in every mode; asks first when an edit is unsaved)"),
     ]
 
     private static let shared: [KeyBinding] = [
-        bind([.character("/")], .startFilter, "filter by title, wire name and scope (fuzzy)", hint: "filter"),
-        bind([.character("o")], .toggleOnlyOverridden, "show only overridden keys, or all again", hint: "overridden"),
+        bind(
+            [.character("/")], .startFilter, "search titles, names, modules, descriptions, values and notes",
+            hint: "search", priority: 30),
+        bind(
+            [.escape], .clearFilters, "clear every filter (module, search, overridden, problems)",
+            hint: "clear filters",
+            priority: 25, when: { $0.filtersActive }),
+        bind(
+            [.character("u")], .undo, "undo this menu's last change", hint: "undo", priority: 35, when: { $0.canUndo }),
+        bind(
+            [.character("o")], .toggleOnlyOverridden, "show only overridden keys, or all again", hint: "overridden",
+            priority: 70),
         bind(
             [.character("!"), .character("p")], .toggleOnlyProblems,
-            "show only keys with problems (rejected, stale, orphaned)", hint: "problems"),
-        bind([.escape], .clearFilters, "clear every filter"),
-        bind([.character("S")], .resetScope, "reset every override in the selected scope (asks first)"),
-        bind([.character("R")], .resetAll, "reset every override (asks first)"),
-        bind([.character("u")], .undo, "undo the last change", hint: "undo"),
-        bind([.character("?"), .function(1)], .help, "show this help", hint: "help"),
+            "show only keys with problems (rejected, not applied, stale, orphaned)", hint: "problems", priority: 71),
+        bind(
+            [.character("S")], .resetScope, "reset every override of the highlighted module (asks first)",
+            hint: "reset module", priority: 60, when: { $0.moduleHasOverrides }),
+        bind(
+            [.character("R")], .resetAll, "reset every override (asks first)", hint: "reset all", priority: 65,
+            when: { $0.anyOverrides }),
+        bind(
+            [.character("m")], .toggleModulePane, "show or hide the module pane", hint: "hide modules", priority: 80,
+            when: { $0.modulePaneShown }),
+        bind([.character("?"), .function(1)], .help, "show this help", hint: "help", priority: 98),
     ]
 
     static let keyList: [KeyBinding] =
@@ -109,11 +107,29 @@ package enum Keymap {
             bind([.character("G"), .end], .bottom, "last key"),
             bind([.pageDown, .control("f")], .page(1), "next page"),
             bind([.pageUp, .control("b")], .page(-1), "previous page"),
-            bind([.tab, .backTab, .character("h"), .left], .focusModules, "go to the module pane", hint: "modules"),
-            bind([.character(" ")], .toggle, "flip a Bool key (other keys: open their control)", hint: "toggle"),
-            bind([.enter], .activate, "flip, pick or edit the value", hint: "edit"),
-            bind([.character("e")], .externalEdit, "edit the value in $EDITOR"),
-            bind([.character("r"), .delete], .resetSelected, "reset the selected key's override", hint: "reset"),
+            bind(
+                [.tab, .backTab, .character("h"), .left], .focusModules,
+                "go to the module pane (shows it while there on narrow screens)", hint: "modules", priority: 40),
+            bind(
+                [.character(" ")], .toggle, "flip a Bool key (other keys: open their control)", hint: "toggle",
+                priority: 10, when: { $0.control == .toggle }),
+            bind([.enter], .activate, "flip, pick or edit the value", priority: 11) { context in
+                switch context.control {
+                case .picker: "pick"
+                case .text, .number, .json: "edit"
+                case .toggle, nil: nil
+                }
+            },
+            bind([.character("e")], .externalEdit, "edit the value in $EDITOR", priority: 45) { context in
+                switch context.control {
+                case .text, .number, .json: "$EDITOR"
+                default: nil
+                }
+            },
+            bind([.character("r"), .delete], .resetSelected, "reset the selected key's override", priority: 20) {
+                context in
+                context.orphanSelected ? "remove" : context.hasOverride ? "reset" : nil
+            },
         ] + shared + quitKeys
 
     static let modulePane: [KeyBinding] =
@@ -122,17 +138,22 @@ package enum Keymap {
             bind([.character("k"), .up], .move(-1), "previous module"),
             bind([.character("g"), .home], .top, "All"),
             bind([.character("G"), .end], .bottom, "last module"),
-            bind([.tab, .backTab, .enter, .character("l"), .right], .focusKeys, "go to the key list", hint: "keys"),
+            bind(
+                [.tab, .backTab, .enter, .character("l"), .right], .focusKeys, "go to the key list", hint: "keys",
+                priority: 10),
         ] + shared + quitKeys
 
     static let filtering: [KeyBinding] = [
-        bind([.enter], .filterAccept, "keep the filter", hint: "keep"),
-        bind([.escape], .filterCancel, "clear the filter", hint: "clear"),
+        bind([.enter], .filterAccept, "keep the search and go back to the list", hint: "keep", priority: 10),
+        bind([.escape], .filterCancel, "clear the search text (other filters stay)", hint: "clear text", priority: 20),
+        bind([.tab], .toggleSearchEverywhere, "search every module, or only the selected one again", priority: 15) {
+            context in context.moduleSelected ? (context.searchEverywhere ? "this module" : "all modules") : nil
+        },
         bind([.backspace], .filterBackspace, "delete a character"),
-        bind([.control("u")], .filterErase, "delete the whole filter"),
+        bind([.control("u")], .filterErase, "delete the whole search text"),
         bind([.down, .control("n")], .move(1), "next match"),
         bind([.up, .control("p")], .move(-1), "previous match"),
-        bind([.function(1)], .help, "show this help"),
+        bind([.function(1)], .help, "show this help", hint: "help", priority: 98),
         bind([.control("c")], .quit, "quit"),
     ]
 
@@ -150,24 +171,24 @@ package enum Keymap {
 
     static let editing: [KeyBinding] =
         [
-            bind([.enter], .editSave, "save (only a valid value)", hint: "save"),
-            bind([.escape], .editCancel, "cancel", hint: "cancel"),
+            bind([.enter], .editSave, "save (only a valid value)", hint: "save", priority: 10),
+            bind([.escape], .editCancel, "close (asks first when the text was changed)", hint: "cancel", priority: 20),
         ] + caretBindings + [
-            bind([.function(1)], .help, "show this help"),
-            bind([.control("c")], .quit, "quit"),
+            bind([.function(1)], .help, "show this help", hint: "help", priority: 98),
+            bind([.control("c")], .quit, "quit (asks first when the text was changed)"),
         ]
 
     static let editingJSON: [KeyBinding] =
         [
-            bind([.control("s"), .function(2)], .editSave, "save (only valid JSON)", hint: "save"),
-            bind([.escape], .editCancel, "cancel", hint: "cancel"),
-            bind([.control("o")], .externalEdit, "open in $EDITOR", hint: "$EDITOR"),
+            bind([.control("s"), .function(2)], .editSave, "save (only valid JSON)", hint: "save", priority: 10),
+            bind([.escape], .editCancel, "close (asks first when the text was changed)", hint: "cancel", priority: 20),
+            bind([.control("o")], .externalEdit, "continue in $EDITOR", hint: "$EDITOR", priority: 30),
             bind([.enter], .editNewline, "new line"),
             bind([.up], .editMove(.up), "line up"),
             bind([.down], .editMove(.down), "line down"),
         ] + caretBindings + [
-            bind([.function(1)], .help, "show this help"),
-            bind([.control("c")], .quit, "quit"),
+            bind([.function(1)], .help, "show this help", hint: "help", priority: 98),
+            bind([.control("c")], .quit, "quit (asks first when the text was changed)"),
         ]
 
     static let picking: [KeyBinding] = [
@@ -175,21 +196,31 @@ package enum Keymap {
         bind([.character("k"), .up], .move(-1), "previous choice"),
         bind([.character("g"), .home], .top, "first choice"),
         bind([.character("G"), .end], .bottom, "last choice"),
-        bind([.enter, .character(" ")], .pickerChoose, "choose", hint: "choose"),
-        bind([.escape, .character("q")], .pickerCancel, "cancel", hint: "cancel"),
-        bind([.character("?"), .function(1)], .help, "show this help", hint: "help"),
+        bind(
+            [.enter, .character(" ")], .pickerChoose, "choose (a click on a choice chooses it too)", hint: "choose",
+            priority: 10),
+        bind([.escape, .character("q")], .pickerCancel, "close without choosing", hint: "cancel", priority: 20),
+        bind([.character("?"), .function(1)], .help, "show this help", hint: "help", priority: 98),
         bind([.control("c")], .quit, "quit"),
     ]
 
     static let confirming: [KeyBinding] = [
-        bind([.character("y"), .character("Y")], .confirm, "yes", hint: "yes"),
-        bind([.character("n"), .character("N"), .escape, .enter], .cancel, "no (the default)", hint: "no"),
+        bind([.character("y"), .character("Y")], .confirm, "yes", hint: "yes", priority: 10),
+        bind(
+            [.character("n"), .character("N"), .escape, .enter], .cancel, "no (the default)", hint: "no", priority: 20),
         bind([.control("c")], .quit, "quit"),
     ]
 
     static let helpScreen: [KeyBinding] = [
+        bind([.character("j"), .down], .move(1), "scroll down"),
+        bind([.character("k"), .up], .move(-1), "scroll up"),
+        bind([.pageDown, .character(" ")], .page(1), "next page", hint: "more", priority: 20),
+        bind([.pageUp], .page(-1), "previous page"),
+        bind([.character("g"), .home], .top, "top"),
+        bind([.character("G"), .end], .bottom, "bottom"),
         bind(
-            [.escape, .character("q"), .character("?"), .function(1), .enter], .closeHelp, "close help", hint: "close"),
+            [.escape, .character("q"), .character("?"), .function(1), .enter], .closeHelp, "close help", hint: "close",
+            priority: 10),
         bind([.control("c")], .quit, "quit"),
     ]
 }

@@ -1,7 +1,8 @@
 package import ServiceConfiguration
 
-/// The catalog as the menu uses it: keys in scope order, an index by name, and a search text per key laid out in
-/// one buffer for fast filtering. Built once; shared by every state (compared by identity).
+/// The catalog as the menu uses it: keys in scope order, an index by name, each scope's common name prefix, the
+/// widths the list's columns need, and search texts laid out in buffers for fast filtering. Built once; shared by
+/// every state (compared by identity).
 package final class KeyTable: Sendable {
     /// One scope and the range of its keys in ``keys``.
     package struct Scope: Sendable, Hashable {
@@ -9,6 +10,8 @@ package final class KeyTable: Sendable {
         package let name: String
         /// Its keys' indices in ``KeyTable/keys``.
         package let range: Range<Int>
+        /// The start every key name of the scope shares, up to a dot (`function.chat.`); empty when none.
+        package let namePrefix: String
     }
 
     /// One key: its descriptor and its scope's index.
@@ -28,6 +31,16 @@ package final class KeyTable: Sendable {
     let searchText: [UInt8]
     /// Where each key's search text starts in ``searchText``; one more entry marks the end.
     let searchOffsets: [Int]
+    /// Lower-cased UTF-8 of every key's summary (description), back to back.
+    let summaryText: [UInt8]
+    /// Where each key's summary starts in ``summaryText``; one more entry marks the end.
+    let summaryOffsets: [Int]
+    /// The widest title, in columns.
+    package let widestTitle: Int
+    /// The widest wire name, in columns.
+    package let widestName: Int
+    /// The widest wire name without its scope's prefix, in columns.
+    package let widestShortName: Int
 
     /// Builds the table from a catalog.
     package init(catalog: ConfigurationCatalog) {
@@ -35,27 +48,43 @@ package final class KeyTable: Sendable {
         var keys: [Key] = []
         var text: [UInt8] = []
         var offsets: [Int] = []
+        var summaries: [UInt8] = []
+        var summaryOffsets: [Int] = []
+        var widestTitle = 0
+        var widestName = 0
+        var widestShortName = 0
         keys.reserveCapacity(catalog.keyCount)
         offsets.reserveCapacity(catalog.keyCount + 1)
+        summaryOffsets.reserveCapacity(catalog.keyCount + 1)
         for (scopeIndex, scope) in catalog.scopes.enumerated() {
             let start = keys.count
+            let prefix = Self.commonPrefix(scope.keys.map(\.name))
             for descriptor in scope.keys {
                 keys.append(Key(descriptor: descriptor, scope: scopeIndex))
                 offsets.append(text.count)
                 for field in [descriptor.title, descriptor.name, scope.name] {
                     if text.count > offsets[offsets.count - 1] { text.append(1) }
-                    for byte in field.utf8 {
-                        text.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
-                    }
+                    Self.appendLowercased(field, to: &text)
                 }
+                summaryOffsets.append(summaries.count)
+                Self.appendLowercased(descriptor.summary ?? "", to: &summaries)
+                widestTitle = max(widestTitle, TextWidth.of(descriptor.title))
+                widestName = max(widestName, TextWidth.of(descriptor.name))
+                widestShortName = max(widestShortName, TextWidth.of(descriptor.name) - prefix.count)
             }
-            scopes.append(Scope(name: scope.name, range: start..<keys.count))
+            scopes.append(Scope(name: scope.name, range: start..<keys.count, namePrefix: prefix))
         }
         offsets.append(text.count)
+        summaryOffsets.append(summaries.count)
         self.scopes = scopes
         self.keys = keys
         self.searchText = text
         self.searchOffsets = offsets
+        self.summaryText = summaries
+        self.summaryOffsets = summaryOffsets
+        self.widestTitle = widestTitle
+        self.widestName = widestName
+        self.widestShortName = widestShortName
         var index: [String: Int] = [:]
         index.reserveCapacity(keys.count)
         for (position, key) in keys.enumerated() { index[key.descriptor.name] = position }
@@ -64,4 +93,31 @@ package final class KeyTable: Sendable {
 
     /// The index of the key named `name`, if it is in the catalog.
     package func index(of name: String) -> Int? { index[name] }
+
+    /// The key's name without its scope's common prefix (which the scope's heading shows).
+    package func shortName(of key: Int) -> String {
+        let name = keys[key].descriptor.name
+        return String(name.dropFirst(scopes[keys[key].scope].namePrefix.count))
+    }
+
+    /// The longest start shared by every name, cut after its last dot; empty for fewer than two names or when
+    /// nothing would remain of a name.
+    static func commonPrefix(_ names: [String]) -> String {
+        guard names.count > 1, var prefix = names.first.map(Array.init) else { return "" }
+        for name in names.dropFirst() {
+            let characters = Array(name)
+            var length = 0
+            while length < min(prefix.count, characters.count), prefix[length] == characters[length] { length += 1 }
+            prefix.removeSubrange(length...)
+            if prefix.isEmpty { return "" }
+        }
+        guard let dot = prefix.lastIndex(of: ".") else { return "" }
+        let result = String(prefix[...dot])
+        return names.contains { $0.count == result.count } ? "" : result
+    }
+
+    /// Appends `text`'s UTF-8, ASCII letters lower-cased.
+    private static func appendLowercased(_ text: String, to buffer: inout [UInt8]) {
+        for byte in text.utf8 { buffer.append(byte >= 65 && byte <= 90 ? byte + 32 : byte) }
+    }
 }

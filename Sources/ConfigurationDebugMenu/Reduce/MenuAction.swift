@@ -34,6 +34,10 @@ package enum MenuAction: Equatable, Sendable {
     case toggleOnlyProblems
     /// Clear every filter (text, module, overridden-only, problems-only).
     case clearFilters
+    /// While typing a filter: search every module, or only the selected one again.
+    case toggleSearchEverywhere
+    /// Show or hide the module pane.
+    case toggleModulePane
 
     // Changing values
     /// Flip a Bool key.

@@ -8,21 +8,27 @@ extension MenuReducer {
         let module = ModulePane.index(of: state.filters.scope)
         switch action {
         case .move(let delta) where inModules: selectModule(&state, module + delta)
-        case .move(let delta): state.list.move(by: delta, visibleRows: layout.keyRows)
+        case .move(let delta): state.list.move(by: delta, visibleRows: state.visibleKeyRows)
         case .page(let direction) where inModules:
             selectModule(&state, module + direction * max(1, layout.moduleRows.height - 1))
         case .page(let direction):
-            state.list.move(by: direction * max(1, layout.keyRows - 1), visibleRows: layout.keyRows)
+            state.list.move(by: direction * max(1, state.visibleKeyRows - 1), visibleRows: state.visibleKeyRows)
         case .top where inModules: selectModule(&state, 0)
-        case .top: state.list.move(by: -state.list.rows.count, visibleRows: layout.keyRows)
+        case .top: state.list.move(by: -state.list.rows.count, visibleRows: state.visibleKeyRows)
         case .bottom where inModules: selectModule(&state, ModulePane.count(state.data) - 1)
-        case .bottom: state.list.move(by: state.list.rows.count, visibleRows: layout.keyRows)
+        case .bottom: state.list.move(by: state.list.rows.count, visibleRows: state.visibleKeyRows)
         case .focusKeys: state.focus = .keys
         case .focusModules: state.focus = .modules
         case .activate where inModules: state.focus = .keys
         case .startFilter:
             state.focus = .keys
+            state.filters.searchEverywhere = false
             state.mode = .filtering(FilterBar(previous: state.filters.query))
+        case .toggleModulePane:
+            state.modulePaneShown = !state.layout.showsModules
+            if !state.modulePaneShown! { state.focus = .keys }
+            state.refreshList()
+            revealModule(&state)
         case .toggleOnlyOverridden:
             state.filters.onlyOverridden.toggle()
             state.refreshList()
@@ -79,7 +85,7 @@ extension MenuReducer {
             if layout.modules.contains(x, y) {
                 selectModule(&state, module + delta)
             } else {
-                state.list.move(by: delta * 3, visibleRows: layout.keyRows)
+                state.list.move(by: delta * 3, visibleRows: state.visibleKeyRows)
             }
         default:
             break
@@ -117,9 +123,24 @@ extension MenuReducer {
         state.data.statuses[key].value ?? state.data.table.keys[key].descriptor.defaultValueString ?? ""
     }
 
+    /// The module `S` acts on: the one highlighted in the module pane, or the selected key's module in the list.
+    static func scopeToReset(_ state: MenuState) -> Int? {
+        state.focus == .modules ? state.filters.scope : state.selectedKey.map { state.data.table.keys[$0].scope }
+    }
+
     private static func askToResetScope(_ state: inout MenuState) {
-        guard let scope = state.filters.scope ?? state.selectedKey.map({ state.data.table.keys[$0].scope }) else {
-            state.inform("Select a scope (or a key in it) to reset its overrides")
+        guard let scope = scopeToReset(state) else {
+            if state.focus == .modules {
+                // "All" is highlighted: every override.
+                state.mode =
+                    state.data.overrideCount > 0 ? .confirming(.resetAll(count: state.data.overrideCount)) : state.mode
+                if state.data.overrideCount == 0 { state.inform("There are no overrides to reset") }
+            } else {
+                state.inform(
+                    state.selectedOrphan != nil
+                        ? "An orphaned override belongs to no module; r removes it, R removes every override"
+                        : "Select a module (or a key in it) to reset its overrides")
+            }
             return
         }
         let keys = state.data.table.scopes[scope].range.filter { state.data.statuses[$0].override != nil }
@@ -154,7 +175,7 @@ extension MenuReducer {
 
     private static func click(_ state: inout MenuState, x: Int, y: Int) {
         let layout = state.layout
-        let keyRows = layout.keys.inset(by: 1)
+        let keyRows = state.listRows
         if layout.moduleRows.contains(x, y) {
             state.focus = .modules
             selectModule(&state, state.modules.index(atLine: y - layout.moduleRows.y))

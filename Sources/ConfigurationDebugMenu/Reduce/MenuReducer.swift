@@ -13,7 +13,7 @@ package enum MenuReducer {
         case .resize(let width, let height):
             state.width = width
             state.height = height
-            state.list.keepVisible(visibleRows: state.layout.keyRows)
+            state.list.keepVisible(visibleRows: state.visibleKeyRows)
             revealModule(&state)
             return []
         case .refreshed(let update):
@@ -57,8 +57,12 @@ package enum MenuReducer {
         case .editingJSON(let editor): return editJSON(&state, editor, action)
         case .picking(let picker): return pick(&state, picker, action)
         case .confirming(let confirmation): return confirm(&state, confirmation, action)
-        case .help(let help):
-            if action == .closeHelp { state.mode = help.returnTo }
+        case .help(var help):
+            if action == .closeHelp {
+                state.mode = help.returnTo
+            } else if help.update(action, screen: state.layout.screen) {
+                state.mode = .help(help)
+            }
             return []
         }
     }
@@ -76,6 +80,10 @@ package enum MenuReducer {
         case .filterErase:
             state.filters.query = ""
             state.refreshList(selectFirst: true)
+        case .toggleSearchEverywhere:
+            guard state.filters.scope != nil else { break }
+            state.filters.searchEverywhere.toggle()
+            state.refreshList(selectFirst: true)
         case .filterAccept:
             state.mode = .browsing
         case .filterCancel:
@@ -83,7 +91,7 @@ package enum MenuReducer {
             state.mode = .browsing
             state.refreshList()
         case .move(let delta):
-            state.list.move(by: delta, visibleRows: state.layout.keyRows)
+            state.list.move(by: delta, visibleRows: state.visibleKeyRows)
         case .help:
             state.mode = .help(HelpScreen(context: .filtering, returnTo: state.mode))
         default:
@@ -189,10 +197,19 @@ package enum MenuReducer {
         return []
     }
 
-    /// `text` checked with the key's own decoding.
+    /// `text` checked with the key's own decoding. For JSON keys, a syntax error is reported with its line and
+    /// column first.
     static func validate(_ state: MenuState, _ key: Int, _ text: String) -> Validation {
+        let descriptor = state.data.table.keys[key].descriptor
+        if descriptor.control == .json {
+            do {
+                _ = try StrictJSON.parse(Array(text.utf8))
+            } catch {
+                return .invalid("not valid JSON: \(error)")
+            }
+        }
         do {
-            return .valid(try state.data.table.keys[key].descriptor.validate(text))
+            return .valid(try descriptor.validate(text))
         } catch {
             return .invalid(error.description)
         }
@@ -202,7 +219,7 @@ package enum MenuReducer {
 
     private static func pick(_ state: inout MenuState, _ picker: Picker, _ action: MenuAction) -> [MenuEffect] {
         var picker = picker
-        switch picker.update(action) {
+        switch picker.update(action, screen: state.layout.screen) {
         case .none:
             if action == .help {
                 state.mode = .help(HelpScreen(context: .picking, returnTo: state.mode))

@@ -21,13 +21,38 @@ package struct MenuRenderer: Sendable {
             TooSmallScreen.draw(into: &grid, on: layout.screen, theme: theme)
             return grid
         }
-        let browsing = state.mode == .browsing
-        var listActive = state.focus == .keys && browsing
+        draw(state, into: &grid, theme: theme)
+        return grid
+    }
+
+    /// Draws the screen of `state`'s mode. Help, and a question about an edit, draw the mode they were opened
+    /// from, then themselves over it.
+    private func draw(_ state: MenuState, into grid: inout ScreenGrid, theme: MenuTheme) {
+        switch state.mode {
+        case .help(let help):
+            drawUnderneath(state, mode: help.returnTo, into: &grid, theme: theme)
+            help.draw(into: &grid, on: state.layout.screen, theme: theme)
+            grid.fill(state.layout.footer)
+            Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
+            return
+        case .confirming(let confirmation) where confirmation.underlyingMode != .browsing:
+            drawUnderneath(state, mode: confirmation.underlyingMode, into: &grid, theme: theme)
+            confirmation.draw(into: &grid, on: state.layout.screen, theme: theme)
+            grid.fill(state.layout.footer)
+            Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
+            return
+        default:
+            break
+        }
+        let layout = state.layout
+        var listActive = state.focus == .keys && state.mode == .browsing
         if case .filtering = state.mode { listActive = true }
         TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, theme: theme)
-        state.modules.draw(
-            into: &grid, in: layout.modules, data: state.data, selected: ModulePane.index(of: state.filters.scope),
-            focused: state.focus == .modules && browsing, theme: theme)
+        if layout.showsModules {
+            state.modules.draw(
+                into: &grid, in: layout.modules, data: state.data, selected: ModulePane.index(of: state.filters.scope),
+                focused: state.focus == .modules && state.mode == .browsing, theme: theme)
+        }
         state.list.draw(
             into: &grid, in: layout.keys, data: state.data, filters: state.filters, active: listActive,
             changedElsewhere: state.changedElsewhere, theme: theme)
@@ -38,11 +63,10 @@ package struct MenuRenderer: Sendable {
                 into: &grid, in: layout.details, data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
                 theme: theme)
         }
-        if case .filtering = state.mode {
-            FilterBar(previous: "").draw(into: &grid, in: layout.footer, query: state.filters.query, theme: theme)
+        if case .filtering(let bar) = state.mode {
+            bar.draw(into: &grid, in: layout.footer, state: state, theme: theme)
         } else {
-            Footer.draw(
-                into: &grid, in: layout.footer, status: state.status, context: state.keymapContext, theme: theme)
+            Footer.draw(into: &grid, in: layout.footer, state: state, theme: theme)
         }
         switch state.mode {
         case .editingJSON(let editor):
@@ -50,10 +74,17 @@ package struct MenuRenderer: Sendable {
                 into: &grid, in: layout.jsonEditor, visibleRows: layout.jsonEditorRows, data: state.data, theme: theme)
         case .picking(let picker): picker.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
         case .confirming(let confirmation): confirmation.draw(into: &grid, on: layout.screen, theme: theme)
-        case .help(let help): help.draw(into: &grid, on: layout.screen, theme: theme)
-        default: break
+        case .browsing, .filtering, .editing, .help: break
         }
-        return grid
+    }
+
+    private func drawUnderneath(_ state: MenuState, mode: MenuState.Mode, into grid: inout ScreenGrid, theme: MenuTheme)
+    {
+        var underneath = state
+        underneath.mode = mode
+        underneath.status = nil
+        draw(underneath, into: &grid, theme: theme)
+        grid.cursor = nil
     }
 }
 

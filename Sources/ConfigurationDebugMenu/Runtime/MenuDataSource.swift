@@ -85,12 +85,22 @@ final class MenuDataSource: Sendable {
         func status(of descriptor: ConfigurationKeyDescriptor) -> KeyStatus {
             let name = descriptor.name
             let resolution = descriptor.resolve(override: overrides[name], server: server[name])
+            var rejections = resolution.rejections
+            // A server value the key rejects is a problem even while an override hides it: QA must still see it.
+            if resolution.source == .overridden, let serverValue = server[name] {
+                do {
+                    _ = try descriptor.validate(serverValue)
+                } catch {
+                    rejections.append(
+                        ConfigurationRejection(source: .server, rawValue: serverValue, reason: "\(error)"))
+                }
+            }
             return KeyStatus(
                 value: resolution.value,
                 source: resolution.source,
                 serverValue: server[name],
                 override: overrides[name].map { OverrideInfo(value: $0, entry: entries[name]) },
-                rejections: resolution.rejections
+                rejections: rejections
             )
         }
 

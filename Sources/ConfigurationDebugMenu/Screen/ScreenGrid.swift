@@ -72,7 +72,8 @@ package struct ScreenGrid: Equatable, Sendable {
     /// Writes text that holds nothing to escape.
     private mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, limit: Int) -> Int {
         var column = x
-        for character in text {
+        for original in text {
+            let character = TextWidth.forTerminal(original)
             let columns = TextWidth.of(character)
             if columns == 0 {
                 attach(character, before: column, y: y, from: x, limit: limit)

@@ -10,13 +10,26 @@ package enum TextWidth {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
-        if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation selector
         if first.properties.isEmojiPresentation { return 2 }
         if isWide(first.value) { return 2 }
         switch first.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0
         default: return 1
         }
+    }
+
+    /// The character as the menu draws it: a text-default symbol asked to show as emoji (❤️: U+2764 U+FE0F) loses
+    /// the variation selector. Terminals disagree about such characters (one column or two), and a disagreement
+    /// shifts everything after it on the line; drawn as text, every terminal gives them one column.
+    package static func forTerminal(_ character: Character) -> Character {
+        let scalars = character.unicodeScalars
+        guard scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F }),
+            let first = scalars.first, !first.properties.isEmojiPresentation
+        else { return character }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: scalars.filter { $0.value != 0xFE0F })
+        let text = String(kept)
+        return text.count == 1 ? Character(text) : character
     }
 
     /// The number of columns `text` occupies.
@@ -37,6 +50,15 @@ package enum TextWidth {
             used += width
         }
         return result + "…"
+    }
+
+    /// `text` cut in the middle with "…" to fit `columns`, keeping its start and its end (the end of a wire name
+    /// is what tells keys apart).
+    package static func truncateMiddle(_ text: String, to columns: Int) -> String {
+        guard columns > 0 else { return "" }
+        guard of(text) > columns else { return text }
+        let tail = suffix(text, to: (columns - 1) / 2 + (columns - 1) % 2)
+        return truncate(text, to: columns - of(tail)).dropLast() + "…" + tail
     }
 
     /// The longest suffix of `text` that fits in `columns`.

@@ -10,12 +10,18 @@ package struct MenuLayout: Equatable, Sendable {
     package let width: Int
     /// The screen's height.
     package let height: Int
+    /// Whether the module pane is shown (it is hidden on narrow screens until asked for).
+    package let showsModules: Bool
 
     /// Creates the layout for a screen.
-    package init(width: Int, height: Int) {
+    package init(width: Int, height: Int, showsModules: Bool = true) {
         self.width = width
         self.height = height
+        self.showsModules = showsModules
     }
+
+    /// The narrowest screen that shows the module pane without being asked.
+    package static let modulePaneWidth = 100
 
     /// Whether the screen is too small to draw the menu.
     package var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
@@ -34,11 +40,14 @@ package struct MenuLayout: Equatable, Sendable {
     /// The details box (also where the one-line editor opens).
     package var details: Rect { body.splitBottom(detailsHeight).bottom }
     /// The module pane's box.
-    package var modules: Rect { body.splitBottom(detailsHeight).rest.splitLeft(width >= 100 ? 28 : 24).left }
+    package var modules: Rect {
+        body.splitBottom(detailsHeight).rest.splitLeft(showsModules ? (width >= Self.modulePaneWidth ? 28 : 24) : 0)
+            .left
+    }
     /// The key list's box.
     package var keys: Rect { body.splitBottom(detailsHeight).rest.splitLeft(modules.width).rest }
-    /// The number of rows inside the key list's box.
-    package var keyRows: Int { max(1, keys.height - 2) }
+    /// The key list's rows: inside its box, below the line of active filters when there is one.
+    package func listRows(filtered: Bool) -> Rect { keys.inset(by: 1).inset(top: filtered ? 1 : 0) }
     /// The module rows inside the module pane's box (below its column header).
     package var moduleRows: Rect { modules.inset(by: 1).inset(top: 1) }
     /// The full-screen box of the JSON editor.

@@ -38,6 +38,9 @@ package struct MenuState: Equatable, Sendable {
     package var height: Int
     /// Which pane has the keyboard.
     package var focus: Pane = .keys
+    /// Whether the module pane is shown: `nil` shows it on screens at least ``MenuLayout/modulePaneWidth`` wide
+    /// (and whenever it has the keyboard); `m` sets it either way.
+    package var modulePaneShown: Bool?
     /// The filters that decide which keys the list shows.
     package var filters = KeyFilters()
     /// The key list: its rows (derived from ``data`` and ``filters``), selection and scroll position.
@@ -59,11 +62,22 @@ package struct MenuState: Equatable, Sendable {
         self.data = data
         self.width = width
         self.height = height
-        list = KeyList(data: data, filters: KeyFilters(), visibleRows: MenuLayout(width: width, height: height).keyRows)
+        list = KeyList(data: data, filters: KeyFilters(), visibleRows: 1)
+        list.keepVisible(visibleRows: visibleKeyRows)
     }
 
     /// The layout for the current screen size.
-    package var layout: MenuLayout { MenuLayout(width: width, height: height) }
+    package var layout: MenuLayout {
+        MenuLayout(
+            width: width, height: height,
+            showsModules: focus == .modules || (modulePaneShown ?? (width >= MenuLayout.modulePaneWidth)))
+    }
+
+    /// The key list's rows on screen.
+    package var listRows: Rect { layout.listRows(filtered: filters.isActive) }
+
+    /// How many key-list rows fit on screen.
+    package var visibleKeyRows: Int { max(1, listRows.height) }
 
     /// The selected key's index in the table, if a key (not an orphan) is selected.
     package var selectedKey: Int? { list.selectedKey }
@@ -97,7 +111,7 @@ package struct MenuState: Equatable, Sendable {
     /// Recomputes the key list from the data and the filters, keeping the selected item if it is still listed (or
     /// selecting the first item, with `selectFirst`).
     package mutating func refreshList(selectFirst: Bool = false) {
-        list.refresh(data: data, filters: filters, visibleRows: layout.keyRows, selectFirst: selectFirst)
+        list.refresh(data: data, filters: filters, visibleRows: visibleKeyRows, selectFirst: selectFirst)
     }
 }
 
@@ -119,6 +133,8 @@ package struct KeyFilters: Equatable, Sendable {
     package var onlyOverridden = false
     /// Show only keys with a problem (rejected value, stale override) and orphaned overrides.
     package var onlyProblems = false
+    /// Search every module, whatever module is selected.
+    package var searchEverywhere = false
 
     package init(scope: Int? = nil, query: String = "", onlyOverridden: Bool = false, onlyProblems: Bool = false) {
         self.scope = scope
@@ -129,6 +145,9 @@ package struct KeyFilters: Equatable, Sendable {
 
     /// Whether any filter is on.
     package var isActive: Bool { scope != nil || !query.isEmpty || onlyOverridden || onlyProblems }
+
+    /// The module the list is restricted to: the selected one, unless a search covers every module.
+    package var effectiveScope: Int? { searchEverywhere && !query.isEmpty ? nil : scope }
 }
 
 /// A change to the override layer as one unit: what a write performs, or what an undo restores.

@@ -1,43 +1,65 @@
+import Foundation
+
 extension KeyList {
-    /// The columns of a key row.
+    /// The columns of a key row, sized to their content: when everything fits, the title and the name get what
+    /// they need and the value the rest; otherwise the value keeps a fair share and the title gives way before the
+    /// name (whose end tells keys apart).
     struct Columns {
         var title: Int
         var name: Int
         var value: Int
         static let source = 10
-        static let flags = 3
+        static let flags = 4
 
-        init(innerWidth: Int) {
-            let rest = max(12, innerWidth - 1 - Self.source - Self.flags - 4)
-            title = rest * 27 / 100
-            name = rest * 46 / 100
-            value = rest - title - name
+        init(innerWidth: Int, titleNeeds: Int, nameNeeds: Int, valueNeeds: Int) {
+            let available = max(20, innerWidth - 1 - 4 - Self.source - Self.flags)
+            if titleNeeds + nameNeeds + valueNeeds <= available {
+                title = titleNeeds
+                name = nameNeeds
+            } else {
+                let value = min(valueNeeds, max(16, available * 30 / 100))
+                var room = available - value
+                name = min(nameNeeds, max(room - titleNeeds, room * 60 / 100))
+                room -= name
+                title = max(min(6, room), min(titleNeeds, room))
+            }
+            value = max(1, available - title - name)
         }
     }
 
-    /// One key row's texts.
-    struct RowText {
-        var title: String
-        var name: String
-        var value: String
-        var source: String
-        var flags: String
-    }
-
-    /// Draws the list in `box`: a border titled with the filters, the visible rows, and the position.
-    /// `active` is true when the list has the keyboard (browsing it or typing a filter).
-    /// Keys another process changed recently (`changedElsewhere`, by name) are marked `*`.
+    /// Draws the list in `box`: a border with the key count, the active filters, the visible rows, and the
+    /// position. `active` is true when the list has the keyboard (browsing it or typing a filter). Keys another
+    /// process changed recently (`changedElsewhere`, by name) are marked `*`.
     package func draw(
         into grid: inout ScreenGrid, in box: Rect, data: MenuData, filters: KeyFilters, active: Bool,
         changedElsewhere: [String: Double], theme: MenuTheme
     ) {
-        let inner = grid.box(
-            box, title: title(data: data, filters: filters), style: active ? theme.focusedBorder : theme.border)
-        let columns = Columns(innerWidth: inner.width)
+        var title = filters.isActive ? "Keys · \(keyCount) of \(data.table.keys.count)" : "Keys · \(keyCount)"
+        if orphanCount > 0 { title += " · \(orphanCount) orphaned" }
+        var inner = grid.box(box, title: title, style: active ? theme.focusedBorder : theme.border)
+        if filters.isActive {
+            drawFilterLine(&grid, filters: filters, data: data, in: inner.row(0), theme: theme)
+            inner = inner.inset(top: 1)
+        }
+        let headings = filters.query.isEmpty
+        let shown = rows[min(scroll, rows.count)..<min(rows.count, scroll + inner.height)]
+        let valueNeeds = shown.reduce(4) { widest, row in
+            guard case .key(let key) = row else { return widest }
+            return max(
+                widest,
+                ScreenGrid.displayWidth(of: String(valueText(key, data: data, query: filters.query).prefix(200))))
+        }
+        let columns = Columns(
+            innerWidth: inner.width, titleNeeds: data.table.widestTitle,
+            nameNeeds: headings ? data.table.widestShortName : data.table.widestName, valueNeeds: valueNeeds)
         let matcher = FuzzyMatcher(query: filters.query)
         if rows.isEmpty {
             let message =
-                data.table.keys.isEmpty ? "The catalog has no keys." : "No keys match the filters. Esc clears them."
+                data.table.keys.isEmpty
+                ? "The catalog has no keys."
+                : filters.effectiveScope != nil && !filters.query.isEmpty
+                    ? "No matches in this module. Tab (while typing the filter) searches every module."
+                    : "No keys match the filters. Esc clears them."
             grid.write(message, in: inner.row(0).inset(left: 1), style: theme.muted)
         }
         for line in 0..<inner.height {
@@ -50,6 +72,7 @@ extension KeyList {
                 let info = data.table.scopes[scope]
                 let overrides = data.scopeOverrideCounts[scope]
                 var text = "── \(info.name) · \(info.range.count) keys"
+                if !info.namePrefix.isEmpty { text += " · \(info.namePrefix)*" }
                 if overrides > 0 { text += " · \(overrides) overridden" }
                 drawRule(&grid, text + " ", in: rect, style: theme.heading)
             case .orphanHeading:
@@ -59,16 +82,16 @@ extension KeyList {
                 let status = data.statuses[key]
                 let text = RowText(
                     title: descriptor.title,
-                    name: descriptor.name,
-                    value: ValueText.short(status.value, of: descriptor),
+                    name: TextWidth.truncateMiddle(
+                        headings ? data.table.shortName(of: key) : descriptor.name, to: columns.name),
+                    value: valueText(key, data: data, query: filters.query),
                     source: status.source.description,
-                    flags: (status.isRejected ? "!" : "") + (status.isStale ? "~" : "")
-                        + (changedElsewhere[descriptor.name] != nil ? "*" : "")
+                    flags: Self.flags(status, changed: changedElsewhere[descriptor.name] != nil)
                 )
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
                     sourceStyle: theme.source(status.source), theme: theme)
-                if !matcher.isEmpty {
+                if !matcher.isEmpty, textMatches[key] == nil {
                     highlightMatches(
                         &grid, matcher: matcher, table: data.table, key: key, text: text, in: rect, columns: columns,
                         selected: isSelected, theme: theme)
@@ -76,28 +99,67 @@ extension KeyList {
             case .orphan(let orphan):
                 let info = data.orphans[orphan]
                 let text = RowText(
-                    title: "(orphaned)", name: info.name, value: info.override.value, source: "OVERRIDDEN",
+                    title: "(orphaned)", name: TextWidth.truncateMiddle(info.name, to: columns.name),
+                    value: info.override.value, source: "OVERRIDDEN",
                     flags: "?" + (changedElsewhere[info.name] != nil ? "*" : ""))
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
                     sourceStyle: theme.source(.overridden), theme: theme)
             }
         }
-        if rows.count > inner.height {
-            let position = " \(rows.isEmpty ? 0 : selection + 1)/\(rows.count) "
+        if rows.count > inner.height || filters.isActive {
+            let position = " \(selectedOrdinal)/\(keyCount + orphanCount) "
             grid.write(position, x: box.maxX - TextWidth.of(position) - 2, y: box.maxY - 1, style: theme.border)
         }
     }
 
-    /// "Keys", and the filters that are on: "Keys · 3 of 55 · Photos · /hdr · overridden only".
-    private func title(data: MenuData, filters: KeyFilters) -> String {
-        var parts = ["Keys"]
-        if filters.isActive { parts.append("\(keyCount) of \(data.table.keys.count)") }
-        if let scope = filters.scope { parts.append(data.table.scopes[scope].name) }
-        if !filters.query.isEmpty { parts.append("/\(filters.query)") }
+    /// The value column of a key row: the value, or for a key found by its description or note, that text from
+    /// just before the match, marked `≈` (the details pane shows it whole).
+    private func valueText(_ key: Int, data: MenuData, query: String) -> String {
+        let descriptor = data.table.keys[key].descriptor
+        let status = data.statuses[key]
+        let text: String
+        switch textMatches[key] {
+        case .summary: text = descriptor.summary ?? ""
+        case .note: text = "note: " + (status.override?.entry?.note ?? "")
+        default: return ValueText.short(status.value, of: descriptor)
+        }
+        guard let term = query.split(separator: " ").first,
+            let match = text.range(of: term, options: .caseInsensitive)
+        else { return "≈ " + text }
+        let start = text.index(match.lowerBound, offsetBy: -8, limitedBy: text.startIndex) ?? text.startIndex
+        return "≈ " + (start == text.startIndex ? "" : "…") + text[start...]
+    }
+
+    /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied,
+    /// `~` the override is stale, `*` changed elsewhere moments ago.
+    static func flags(_ status: KeyStatus, changed: Bool) -> String {
+        var flags = ""
+        if status.rejections.contains(where: { $0.source == .server }) { flags += "!" }
+        if status.rejections.contains(where: { $0.source == .overridden }) { flags += "✗" }
+        if status.isStale { flags += "~" }
+        if changed { flags += "*" }
+        return flags
+    }
+
+    /// One line naming every active filter, and how to clear them all.
+    private func drawFilterLine(
+        _ grid: inout ScreenGrid, filters: KeyFilters, data: MenuData, in row: Rect, theme: MenuTheme
+    ) {
+        var parts: [String] = []
+        if let scope = filters.scope {
+            parts.append(
+                "module \(data.table.scopes[scope].name)" + (filters.effectiveScope == nil ? " (searching all)" : ""))
+        }
+        if !filters.query.isEmpty { parts.append("text \"\(filters.query)\"") }
         if filters.onlyOverridden { parts.append("overridden only") }
         if filters.onlyProblems { parts.append("problems only") }
-        return parts.joined(separator: " · ")
+        let end = grid.write(" Filters: ", in: row, style: theme.muted)
+        let rest = row.inset(left: end - row.x)
+        let clear = "  Esc clears all "
+        let shown = grid.write(
+            parts.joined(separator: " · "), in: rest.inset(right: TextWidth.of(clear)), style: theme.label)
+        grid.write(clear, in: row.inset(left: shown - row.x), style: theme.muted)
     }
 
     private func drawRule(_ grid: inout ScreenGrid, _ text: String, in rect: Rect, style: CellStyle) {
@@ -120,6 +182,15 @@ extension KeyList {
         grid.write(row.flags, in: cells.flags, style: selected ? base.merging(bold: true) : theme.problem)
     }
 
+    /// One key row's texts.
+    struct RowText {
+        var title: String
+        var name: String
+        var value: String
+        var source: String
+        var flags: String
+    }
+
     private func cellRects(_ rect: Rect, _ columns: Columns)
         -> (title: Rect, name: Rect, value: Rect, source: Rect, flags: Rect)
     {
@@ -140,9 +211,13 @@ extension KeyList {
         let cells = cellRects(rect, columns)
         highlight(
             &grid, text.title, byteOffset: 0, positions: positions, in: cells.title, selected: selected, theme: theme)
+        // The name may be cut in the middle: highlight only while it is shown as it is.
+        let name = table.keys[key].descriptor.name
+        let shownPrefix =
+            text.name.hasSuffix("…") || !text.name.contains("…") ? text.name : String(text.name.prefix { $0 != "…" })
         highlight(
-            &grid, text.name, byteOffset: text.title.utf8.count + 1, positions: positions, in: cells.name,
-            selected: selected, theme: theme)
+            &grid, String(name.prefix(shownPrefix.count)), byteOffset: table.keys[key].descriptor.title.utf8.count + 1,
+            positions: positions, in: cells.name, selected: selected, theme: theme)
     }
 
     private func highlight(

@@ -2,6 +2,7 @@ extension KeyList {
     /// The rows for `data` under `filters`: scope headings and keys in catalog order, or ranked matches of the
     /// query, then orphaned overrides (when no scope is selected).
     mutating func computeRows(data: MenuData, filters: KeyFilters) -> [Row] {
+        let scope = filters.effectiveScope
         let table = data.table
         let statuses = data.statuses
         func passes(_ key: Int) -> Bool {
@@ -10,9 +11,10 @@ extension KeyList {
         }
         let matcher = FuzzyMatcher(query: filters.query)
         var rows: [Row] = []
+        textMatches = [:]
         if matcher.isEmpty {
             cache = nil
-            let scopes = filters.scope.map { [$0] } ?? Array(table.scopes.indices)
+            let scopes = scope.map { [$0] } ?? Array(table.scopes.indices)
             for scope in scopes {
                 let keys = table.scopes[scope].range.filter(passes)
                 if keys.isEmpty { continue }
@@ -21,16 +23,27 @@ extension KeyList {
             }
         } else {
             let candidates: [Int]?
-            if let cache, cache.scope == filters.scope, filters.query.hasPrefix(cache.query) {
+            if let cache, cache.scope == scope, filters.query.hasPrefix(cache.query) {
                 candidates = cache.keys
             } else {
-                candidates = filters.scope.map { Array(table.scopes[$0].range) }
+                candidates = scope.map { Array(table.scopes[$0].range) }
             }
-            let matches = matcher.rank(table, candidates: candidates)
-            cache = FilterCache(query: filters.query, scope: filters.scope, keys: matches.map(\.key))
-            rows = matches.lazy.map(\.key).filter(passes).map { .key($0) }
+            // Name matches first, ranked; then keys whose description, value or note holds the words.
+            let matches = matcher.rank(table, candidates: candidates).map(\.key)
+            let named = Set(matches)
+            let search = TextSearch(query: filters.query)
+            var found: [Int] = []
+            for key in candidates ?? Array(table.keys.indices) where !named.contains(key) {
+                if let field = search.match(key, table: table, status: statuses[key]) {
+                    textMatches[key] = field
+                    found.append(key)
+                }
+            }
+            found.sort()
+            cache = FilterCache(query: filters.query, scope: scope, keys: matches + found)
+            rows = (matches + found).lazy.filter(passes).map { .key($0) }
         }
-        if filters.scope == nil {
+        if scope == nil {
             let query = filters.query.lowercased().filter { $0 != " " }
             let orphans = data.orphans.indices.filter { index in
                 query.isEmpty || data.orphans[index].name.lowercased().containsSubsequence(query)

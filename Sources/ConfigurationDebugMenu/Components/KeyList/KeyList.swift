@@ -28,6 +28,10 @@ package struct KeyList: Equatable, Sendable {
     package private(set) var rows: [Row] = []
     /// How many of ``rows`` are keys.
     package private(set) var keyCount = 0
+    /// How many of ``rows`` are orphaned overrides.
+    package private(set) var orphanCount = 0
+    /// Keys found by what they say or hold (see ``TextSearch``) rather than by name, with the field that matched.
+    package internal(set) var textMatches: [Int: TextSearch.Field] = [:]
     /// The selected row in ``rows``.
     package var selection = 0
     /// The first row on screen.
@@ -64,9 +68,14 @@ package struct KeyList: Equatable, Sendable {
     package mutating func refresh(data: MenuData, filters: KeyFilters, visibleRows: Int, selectFirst: Bool = false) {
         let previous = rows.indices.contains(selection) ? rows[selection] : nil
         rows = computeRows(data: data, filters: filters)
-        keyCount = rows.reduce(0) { count, row in
-            if case .key = row { return count + 1 }
-            return count
+        keyCount = 0
+        orphanCount = 0
+        for row in rows {
+            switch row {
+            case .key: keyCount += 1
+            case .orphan: orphanCount += 1
+            case .heading, .orphanHeading: break
+            }
         }
         if !selectFirst, let previous, let index = rows.firstIndex(of: previous) {
             selection = index
@@ -118,4 +127,10 @@ package struct KeyList: Equatable, Sendable {
     }
 
     private var firstSelectable: Int { rows.firstIndex(where: \.isSelectable) ?? 0 }
+
+    /// The selected row's place among the listed keys and orphans (1-based), for "12/55".
+    package var selectedOrdinal: Int {
+        guard rows.indices.contains(selection) else { return 0 }
+        return rows[...selection].filter(\.isSelectable).count
+    }
 }

@@ -1,0 +1,268 @@
+import Foundation
+import ServiceConfiguration
+import Testing
+
+@testable import ConfigurationDebugMenu
+
+/// A QA day without traps: problems stay visible, the layout reads at any width, one counter, a footer that offers
+/// what the selection offers, visible filters, help that scrolls, search by what keys do.
+@Suite("QA day: problems, layout, counters, footer, filters, help, search")
+struct QADayTests {
+    let renderer = MenuRenderer(colors: false)
+
+    func row(_ grid: ScreenGrid, containing text: String) -> String? {
+        (0..<grid.height).map(grid.line).first { $0.contains(text) }
+    }
+
+    @Test("an override does not hide a server value the key rejects: marked !, listed under problems, explained")
+    func serverProblemUnderOverride() throws {
+        // The fixture's server sends "1,000" for the daily limit, which the Int key rejects.
+        let entries = MenuFixture.entries.merging(
+            [
+                "function.payments.daily_limit": OverrideEntry(
+                    value: "700", setAt: MenuFixture.setAt, serverValueWhenSet: "1,000")
+            ]
+        ) { $1 }
+        var state = try MenuFixture.state(entries: entries)
+        let key = MenuFixture.key("function.payments.daily_limit", in: state)
+        #expect(state.data.statuses[key].source == .overridden)
+        #expect(state.data.statuses[key].rejections.map(\.source) == [.server])
+        reduce(&state, .toggleOnlyProblems)
+        #expect(state.list.rows.contains(.key(key)))
+        MenuFixture.select("function.payments.daily_limit", in: &state)
+        let grid = renderer.render(state)
+        #expect(try #require(row(grid, containing: "Daily Limit")).contains("OVERRIDDEN !"))
+        #expect(grid.text.contains("✗ rejected: expected an integer"))
+    }
+
+    @Test(
+        "distinct marks: ! for a rejected server value, ✗ for an override that is not applied; the help explains both")
+    func marks() throws {
+        var state = try MenuFixture.state(width: 100, height: 50)
+        // Server "1,000" rejected and override "lots" not applied.
+        #expect(try #require(row(renderer.render(state), containing: "Daily Limit")).contains("!✗"))
+        reduce(&state, .help)
+        let help = renderer.render(state).text
+        #expect(help.contains("! the server sent a value the key rejects"))
+        #expect(help.contains("✗ the override is not applied"))
+    }
+
+    @Test("under a module heading the shared name prefix moves to the heading; long names are cut in the middle")
+    func names() throws {
+        let state = try MenuFixture.state(width: 200, height: 50)
+        let grid = renderer.render(state)
+        #expect(grid.text.contains("── Chat · 3 keys · function.chat.* · 1 overridden"))
+        #expect(try #require(row(grid, containing: "Typing Enabled")).contains(" typing.enabled "))
+        #expect(TextWidth.truncateMiddle("function.chat.typing_indicator.enabled", to: 20) == "function.…or.enabled")
+        #expect(TextWidth.of(TextWidth.truncateMiddle("関数.チャット.タイピング", to: 9)) <= 9)
+        #expect(KeyTable.commonPrefix(["function.chat.a", "function.chat.b.c"]) == "function.chat.")
+        #expect(KeyTable.commonPrefix(["ab.payments.x", "function.payments.y"]) == "")
+        #expect(KeyTable.commonPrefix(["a.b", "a.b.c"]) == "a.")
+        #expect(KeyTable.commonPrefix(["a.b.", "a.b.c"]) == "", "no key may be left without a name")
+    }
+
+    @Test("at 80 columns the module pane folds away; Tab brings it back while it has the keyboard; m pins it")
+    func narrowScreen() throws {
+        var state = try MenuFixture.state(width: 80, height: 24)
+        #expect(!state.layout.showsModules)
+        #expect(!renderer.render(state).text.contains("Modules"))
+        #expect(state.layout.keys.width == 80)
+        reduce(&state, .focusModules)
+        #expect(state.layout.showsModules)
+        #expect(renderer.render(state).text.contains("Modules"))
+        reduce(&state, .move(1), .focusKeys)
+        #expect(!state.layout.showsModules, "back to the full-width list, filtered by the module")
+        #expect(state.filters.scope == 0)
+        reduce(&state, .toggleModulePane)
+        #expect(state.layout.showsModules)
+        var wide = try MenuFixture.state(width: 120, height: 36)
+        #expect(wide.layout.showsModules)
+        reduce(&wide, .toggleModulePane)
+        #expect(!wide.layout.showsModules)
+    }
+
+    @Test("the details wrap a long value instead of cutting it")
+    func detailsWrap() throws {
+        let long = "[" + (1...30).map { "\"reaction-\($0)\"" }.joined(separator: ",") + "]"
+        let entries = MenuFixture.entries.merging(["function.chat.reactions": OverrideEntry(value: long, setAt: nil)]) {
+            $1
+        }
+        var state = try MenuFixture.state(width: 100, height: 34, entries: entries)
+        MenuFixture.select("function.chat.reactions", in: &state)
+        let text = renderer.render(state).text
+        #expect(text.contains("\"reaction-12\""), "the value continues on the next lines")
+        #expect(text.contains("… Enter shows all") || text.contains("\"reaction-30\"]"))
+    }
+
+    @Test("one counter, of keys: headings are not counted, orphans are named")
+    func counter() throws {
+        var state = try MenuFixture.state(width: 80, height: 18)
+        reduce(&state, .bottom)
+        let grid = renderer.render(state)
+        #expect(grid.text.contains("Keys · 8 · 1 orphaned"))
+        #expect(grid.text.contains(" 9/9 "), "the orphan is the 9th listed item, headings not counted")
+        reduce(&state, .startFilter, .filterInsert("e"))
+        #expect(renderer.render(state).text.contains("Keys · \(state.list.keyCount) of 8"))
+    }
+
+    @Test("the footer offers what the selected row offers, most important first, and keeps help and quit")
+    func footer() throws {
+        var state = try MenuFixture.state(width: 80, height: 24)
+        MenuFixture.select("function.chat.typing.enabled", in: &state)
+        var footer = renderer.render(state).line(23)
+        #expect(footer.hasPrefix(" Space toggle"))
+        #expect(!footer.contains("Enter edit"))
+        #expect(footer.hasSuffix("? help  q quit"))
+        MenuFixture.select("function.media.quality", in: &state)
+        footer = renderer.render(state).line(23)
+        #expect(footer.hasPrefix(" Enter edit  r reset"))
+        #expect(!footer.contains("Space"))
+        reduce(&state, .toggleOnlyOverridden)
+        footer = renderer.render(state).line(23)
+        #expect(footer.hasPrefix(" Showing only overridden keys"), "the status first")
+        #expect(footer.hasSuffix("? help  q quit"), "and the hints still after it")
+    }
+
+    @Test("active filters show on one line and Esc clears them all; S acts on what is highlighted")
+    func filtersAndScopeReset() throws {
+        var state = try MenuFixture.state(width: 140, height: 30)
+        reduce(
+            &state, .focusModules, .move(3), .focusKeys, .toggleOnlyProblems, .startFilter, .filterInsert("lim"),
+            .filterAccept)
+        let line = try #require(row(renderer.render(state), containing: "Filters:"))
+        #expect(line.contains("module Payments · text \"lim\" · problems only"))
+        reduce(&state, .clearFilters)
+        #expect(state.filters == KeyFilters())
+        // "All" highlighted in the module pane: S means every override.
+        reduce(&state, .focusModules, .top, .resetScope)
+        #expect(state.mode == .confirming(.resetAll(count: 5)))
+        reduce(&state, .cancel, .move(1), .resetScope)
+        #expect(
+            state.mode
+                == .confirming(
+                    .resetScope(name: "Photos", keys: ["function.media.hdr.enabled", "function.media.quality"])))
+    }
+
+    @Test("help scrolls, is drawn over the mode it was opened from, and says module")
+    func help() throws {
+        var tall = try MenuFixture.state(width: 80, height: 50)
+        MenuFixture.select("function.media.quality", in: &tall)
+        reduce(&tall, .activate, .help)
+        #expect(
+            renderer.render(tall).text.contains("Edit function.media.quality"),
+            "the editor stays visible under its help")
+        var state = try MenuFixture.state(width: 80, height: 24)
+        reduce(&state, .help)
+        var text = renderer.render(state).text
+        text = renderer.render(state).text
+        #expect(text.contains("↓ j/PgDn: more"))
+        #expect(!text.contains("* changed by another process"), "the last lines are below")
+        reduce(&state, .bottom)
+        text = renderer.render(state).text
+        #expect(text.contains("* changed by another process"))
+        #expect(text.contains("Mouse"))
+        #expect(
+            !Keymap.bindings(for: .keys).contains { $0.help.contains("scope") }, "the screen says module, so does help")
+    }
+
+    @Test("search finds keys by description, value and note, below name matches, and Tab searches every module")
+    func search() throws {
+        let entries = MenuFixture.entries.merging(
+            ["function.media.quality": OverrideEntry(value: "95", setAt: MenuFixture.setAt, note: "ticket QA-4711")]
+        ) { $1 }
+        var state = try MenuFixture.state(entries: entries)
+        reduce(&state, .startFilter, .filterInsert("keep sending"))
+        let hdr = MenuFixture.key("function.media.hdr.enabled", in: state)
+        #expect(state.list.rows == [.key(hdr)])
+        #expect(state.list.textMatches[hdr] == .summary, "found in 'Keep HDR photos as HDR when sending.'")
+        #expect(try #require(row(renderer.render(state), containing: "HDR Enabled")).contains("≈ Keep HDR"))
+        reduce(&state, .filterErase, .filterInsert("qa-4711"))
+        #expect(state.list.rows == [.key(MenuFixture.key("function.media.quality", in: state))])
+        reduce(&state, .filterErase, .filterInsert("always"))
+        #expect(state.list.textMatches[MenuFixture.key("function.media.upload_mode", in: state)] == .value)
+        // Inside the Chat module, "quality" finds nothing; Tab widens the search to every module.
+        reduce(&state, .filterCancel, .focusModules, .move(2), .focusKeys, .startFilter, .filterInsert("quality"))
+        #expect(state.list.keyCount == 0)
+        #expect(renderer.render(state).text.contains("No matches in this module. Tab"))
+        reduce(&state, .toggleSearchEverywhere)
+        #expect(state.list.keyCount == 1)
+        #expect(state.filters.scope == 1, "the module filter stays, and shows as widened")
+        #expect(try #require(row(renderer.render(state), containing: "Filters:")).contains("(searching all)"))
+    }
+
+    @Test("a click on a picker's choice chooses it; a click outside closes the picker")
+    func pickerClicks() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.upload_mode", in: &state)
+        reduce(&state, .activate)
+        let grid = renderer.render(state)
+        let y = try #require((0..<grid.height).first { grid.line($0).contains("○ never") })
+        let x = try #require(grid.line(y).range(of: "never")).lowerBound.utf16Offset(in: grid.line(y))
+        let effects = reduce(&state, .click(x: x, y: y))
+        guard case .write(let write, _)? = effects.first else {
+            Issue.record("the click chooses")
+            return
+        }
+        #expect(write.changes == [.init(key: "function.media.upload_mode", value: "never")])
+        reduce(&state, .activate, .click(x: 0, y: 0))
+        #expect(state.mode == .browsing)
+    }
+
+    @Test("JSON: syntax errors name the line and column; a long line scrolls sideways with the caret")
+    func jsonEditor() throws {
+        var state = try MenuFixture.state(width: 80, height: 24)
+        MenuFixture.select("function.chat.reactions", in: &state)
+        reduce(
+            &state, .activate, .editMove(.down), .editMove(.lineEnd), .editInsert(String(repeating: "x", count: 120)))
+        guard case .editingJSON(let editor) = state.mode, case .invalid(let reason) = editor.validation else {
+            Issue.record("invalid JSON expected")
+            return
+        }
+        #expect(reason.contains("line 2, column"), "reason: \(reason)")
+        let grid = renderer.render(state)
+        let cursor = try #require(grid.cursor)
+        #expect(cursor.x < 80 - 1 && cursor.x > 70, "the caret stays on screen at the end of the long line")
+        #expect(grid.line(cursor.y).hasSuffix("xxxxx │"), "the caret sits after the last character")
+    }
+
+    @Test("an emoji with VS16 takes one column, as every terminal draws it once the selector is dropped")
+    func variationSelector() {
+        #expect(TextWidth.of(Character("❤️")) == 1)
+        #expect(TextWidth.forTerminal(Character("❤️")) == Character("❤"))
+        #expect(TextWidth.of(Character("👍")) == 2)
+        var grid = ScreenGrid(width: 10, height: 1)
+        grid.write("a❤️b", x: 0, y: 0)
+        #expect(grid.line(0) == "a❤b")
+        #expect(grid.drawnWidth(ofRow: 0) == 10)
+    }
+}
+
+@Suite("QA day: the command line reports server problems under overrides")
+struct CommandLineProblemsTests {
+    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("get --json keeps the server's rejection when an override wins, and list --problems lists the key")
+    func rejectedServerValueUnderOverride() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-problems-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("overrides.json").path
+        // The demo's server sends "y" for the like flag, which the Bool key rejects.
+        #expect(try run(["set", "function.album.like.enabled", "Y", "--store", store]).status == 0)
+        let get = try run(["get", "function.album.like.enabled", "--json", "--store", store])
+        #expect(get.output.contains(#""source": "overridden""#))
+        #expect(get.output.contains(#""source": "server""#), "the rejection is still reported: \(get.output)")
+        let problems = try run(["list", "--problems", "--store", store])
+        #expect(problems.output.contains("function.album.like.enabled"))
+    }
+}
