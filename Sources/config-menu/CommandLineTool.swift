@@ -117,28 +117,32 @@ enum CommandLineTool {
             return ExitCode.success.rawValue
         } catch is Output.BrokenPipe {
             return ExitCode.brokenPipe.rawValue
-        } catch let error as ToolError {
-            report(error.description)
-            return error.code.rawValue
-        } catch let error as TerminalUnavailable {
-            report(error.description)
-            return ExitCode.failure.rawValue
-        } catch let error as ConfigurationError {
-            report(error.description)
-            switch error {
-            case .invalidValue, .unknownKey, .unencodableValue: return ExitCode.invalidValue.rawValue
-            default: return ExitCode.failure.rawValue
-            }
-        } catch let error as OverrideStoreError {
-            report(error.description)
-            return error.kind == .limitExceeded ? ExitCode.invalidValue.rawValue : ExitCode.ioFailure.rawValue
-        } catch let error as ConfigurationManifestError {
-            report(error.description)
-            return ExitCode.ioFailure.rawValue
         } catch {
-            report("\(error)")
-            return ExitCode.failure.rawValue
+            report(message(for: error))
+            return exitCode(for: error).rawValue
         }
+    }
+
+    /// The documented exit code for an error.
+    static func exitCode(for error: any Error) -> ExitCode {
+        switch error {
+        case is Output.BrokenPipe: .brokenPipe
+        case let error as ToolError: error.code
+        case is TerminalUnavailable: .failure
+        case let error as ConfigurationError:
+            switch error {
+            case .invalidValue, .unknownKey, .unencodableValue: .invalidValue
+            default: .failure
+            }
+        case let error as OverrideStoreError: error.kind == .limitExceeded ? .invalidValue : .ioFailure
+        case is ConfigurationManifestError: .ioFailure
+        default: .failure
+        }
+    }
+
+    /// The message for an error, for standard error.
+    static func message(for error: any Error) -> String {
+        String(describing: error)
     }
 
     /// A message on standard error, with every control character escaped.
@@ -162,6 +166,7 @@ enum CommandLineTool {
             throw ToolError.usage("unknown command \"\(command)\"" + (suggestion.map { "; did you mean \($0)?" } ?? ""))
         }
         if invocation.flags.contains("--help") { return try Output.line(help) }
+        try Commands.checkShape(of: invocation)
         let commands = Commands(invocation: invocation)
         switch command {
         case "list": try commands.list()

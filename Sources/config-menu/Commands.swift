@@ -8,6 +8,27 @@ struct Commands {
 
     private var json: Bool { invocation.flags.contains("--json") }
 
+    /// What each command accepts: its own options, how many arguments, and how to say so.
+    static let shapes: [String: (options: Set<String>, arguments: ClosedRange<Int>, names: String)] = [
+        "list": (["--json", "--overridden", "--problems"], 0...1, "at most one scope name"),
+        "get": (["--json"], 1...1, "one key name"),
+        "set": (["--note"], 2...2, "a key name and a value"),
+        "reset": (["--scope", "--all"], 0...1, "one key, or --scope SCOPE, or --all"),
+        "export": ([], 0...1, "at most one file name"),
+        "import": (["--replace", "--dry-run", "--force", "--json"], 1...1, "one profile file"),
+        "catalog": ([], 0...0, "no arguments"),
+    ]
+
+    /// Refuses (usage error) options the command does not take and a wrong number of arguments, before anything is
+    /// read or written.
+    static func checkShape(of invocation: Invocation) throws {
+        guard let command = invocation.command, let shape = shapes[command] else { return }
+        try invocation.check(allowed: shape.options)
+        guard shape.arguments.contains(invocation.positional.count) else {
+            throw ToolError.usage("\(command) takes \(shape.names)", command: command)
+        }
+    }
+
     private func arguments(_ count: ClosedRange<Int>, _ names: String) throws -> [String] {
         guard count.contains(invocation.positional.count) else {
             throw ToolError.usage("\(invocation.command!) takes \(names)", command: invocation.command)

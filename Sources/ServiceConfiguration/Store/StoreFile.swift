@@ -362,23 +362,34 @@ struct StoreFile: Sendable {
     func moveAside(_ target: String) throws(Failure) -> URL {
         var info = stat()
         guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw .folder }
-        let stamp = Timestamp.format(Date()).filter { $0.isNumber || $0 == "T" }.prefix(15) + "Z"
-        var candidate = target + ".corrupt-" + stamp
-        var counter = 2
-        while access(candidate, F_OK) == 0 {
-            candidate = target + ".corrupt-" + stamp + "-" + (counter < 10 ? "0" : "") + String(counter)
-            counter += 1
-        }
-        guard rename(target, candidate) == 0 else { throw .system("cannot move the refused file aside", errno) }
         let folder = Self.folder(of: target)
         let prefix = (target as NSString).lastPathComponent + ".corrupt-"
-        let copies = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { name in
-                var copy = stat()
-                return name.hasPrefix(prefix) && lstat(folder + "/" + name, &copy) == 0
-                    && copy.st_mode & S_IFMT == S_IFREG
-            }
-            .sorted()
+        func copies() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+                .filter { name in
+                    var copy = stat()
+                    return name.hasPrefix(prefix) && lstat(folder + "/" + name, &copy) == 0
+                        && copy.st_mode & S_IFMT == S_IFREG
+                }
+                .sorted()
+        }
+        // Names sort by age: a second copy within the same second gets a counter above every existing one, so a
+        // name freed by the pruning below is never reused for a newer copy.
+        let stamp = Timestamp.format(Date()).filter { $0.isNumber || $0 == "T" }.prefix(15) + "Z"
+        let counters = copies().compactMap { name -> Int? in
+            guard name.hasPrefix(prefix + stamp) else { return nil }
+            let rest = name.dropFirst(prefix.count + stamp.count)
+            return rest.isEmpty ? 1 : Int(rest.dropFirst())
+        }
+        var counter = (counters.max() ?? 0) + 1
+        var candidate = ""
+        repeat {
+            candidate =
+                target + ".corrupt-" + stamp + (counter == 1 ? "" : "-" + (counter < 10 ? "0" : "") + String(counter))
+            counter += 1
+        } while access(candidate, F_OK) == 0
+        guard rename(target, candidate) == 0 else { throw .system("cannot move the refused file aside", errno) }
+        let copies = copies()
         for old in copies.dropLast(Self.keptAsideCopies) { unlink(folder + "/" + old) }
         return URL(fileURLWithPath: candidate)
     }
