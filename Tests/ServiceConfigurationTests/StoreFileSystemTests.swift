@@ -207,7 +207,9 @@ struct StoreFileSystemTests {
         let old = "\(state)/.overrides.json.tmp-1-2"
         let live = "\(state)/.overrides.json.tmp-1-3"
         let other = "\(state)/.other.json.tmp-999999999-4"
-        for path in [dead, old, live, other] { _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8)) }
+        for path in [dead, old, live, other] {
+            _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        }
         var times = [timespec(tv_sec: time(nil) - 120, tv_nsec: 0), timespec(tv_sec: time(nil) - 120, tv_nsec: 0)]
         utimensat(AT_FDCWD, old, &times, 0)
         try FileOverrideStore(url: url).set("N", forKey: "k")
