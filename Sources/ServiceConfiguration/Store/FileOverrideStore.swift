@@ -156,6 +156,11 @@ public final class FileOverrideStore: Sendable {
         }
     }
 
+    /// Parses store bytes as ``reload()`` does and returns the number of usable entries, for the benchmarks.
+    package static func usableEntryCount(parsing bytes: [UInt8]) -> Int? {
+        (try? OverrideDocument(parsing: bytes))?.count
+    }
+
     // MARK: Writing
 
     /// Sets the override of `key` to the wire string `value`, recording the time, the server value it replaces

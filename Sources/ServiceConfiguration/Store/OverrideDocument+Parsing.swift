@@ -61,7 +61,7 @@ private struct DocumentParser {
         var formatType: String?
         var version: String?
         var versionType: String?
-        var overrides: (lines: [OverrideDocument.Line], problems: [OverrideStoreProblem])?
+        var overrides: Overrides?
         var overridesType: String?
         var unknown: [OverrideDocument.Member] = []
         // A plain map of key names to wire strings (a hand-written scenario) has only string members.
@@ -126,7 +126,7 @@ private struct DocumentParser {
         format: String?,
         types: (format: String?, version: String?, overrides: String?),
         version: String?,
-        overrides: (lines: [OverrideDocument.Line], problems: [OverrideStoreProblem])?,
+        overrides: Overrides?,
         unknown: [OverrideDocument.Member],
         plain: [(key: String, value: String)],
         firstNonString: (name: String, type: String)?,
@@ -180,7 +180,14 @@ private struct DocumentParser {
         }
         guard number >= 1 else { throw DocumentError("unsupported format version \(number)") }
         guard let overrides else { throw DocumentError("missing \"overrides\"") }
-        return Self.document(lines: overrides.lines, unknown: unknown, problems: overrides.problems)
+        guard overrides.sorted else {
+            return Self.document(
+                lines: Array(overrides.chunks.joined()), unknown: unknown, problems: overrides.problems)
+        }
+        var problems = overrides.problems
+        if problems.count > 1 { problems.sort { OverrideDocument.precedes($0.key, $1.key) } }
+        return OverrideDocument(
+            sortedChunks: overrides.chunks, count: overrides.count, unknownMembers: unknown, problems: problems)
     }
 
     /// Sorts the lines by key (files this package writes are sorted already) and builds the document.
@@ -200,22 +207,39 @@ private struct DocumentParser {
         return OverrideDocument(sortedLines: lines, unknownMembers: unknown, problems: problems)
     }
 
+    /// The `overrides` object as read: lines in file order, cut into chunks as the document keeps them.
+    struct Overrides {
+        var chunks: [[OverrideDocument.Line]] = []
+        var count = 0
+        var problems: [OverrideStoreProblem] = []
+        /// Whether the keys came in strictly increasing UTF-8 order (as this package writes them).
+        var sorted = true
+    }
+
     /// The `overrides` object: one line per member, usable or quarantined.
-    private mutating func parseOverrides() throws -> (lines: [OverrideDocument.Line], problems: [OverrideStoreProblem])
-    {
+    ///
+    /// Duplicate keys are refused. A file this package wrote has its keys in strictly increasing byte order, so
+    /// no two are equal byte for byte; only when that order is broken, or a key is not ASCII (Unicode-equivalent
+    /// spellings are the same key to a dictionary), are the keys hashed to look for duplicates.
+    private mutating func parseOverrides() throws -> Overrides {
         try cursor.enter()
         defer { cursor.leave() }
         cursor.index += 1
-        var lines: [OverrideDocument.Line] = []
-        var problems: [OverrideStoreProblem] = []
-        var seen: Set<String> = []
-        if cursor.consume(UInt8(ascii: "}")) { return (lines, problems) }
+        var result = Overrides()
+        var chunk: [OverrideDocument.Line] = []
+        chunk.reserveCapacity(OverrideDocument.chunkSize)
+        var keyOffsets: [Int] = []
+        var allASCII = true
+        var previousKey: String?
+        if cursor.consume(UInt8(ascii: "}")) { return result }
         repeat {
             cursor.skipWhitespace()
             guard cursor.next == UInt8(ascii: "\"") else { throw cursor.memberNameError() }
-            let keyStart = cursor.index
+            keyOffsets.append(cursor.index)
             let key = try cursor.parseString()
-            guard seen.insert(key).inserted else { throw cursor.error("duplicate key \"\(key)\"", at: keyStart) }
+            allASCII = allASCII && cursor.lastStringIsASCII
+            if let previousKey, result.sorted, !OverrideDocument.precedes(previousKey, key) { result.sorted = false }
+            previousKey = key
             try cursor.expect(UInt8(ascii: ":"), "expected ':'")
             cursor.skipWhitespace()
             let start = cursor.index
@@ -240,15 +264,29 @@ private struct DocumentParser {
             }
             if let reason {
                 let json = cursor.text(start..<cursor.index)
-                lines.append(.init(key: key, quarantined: json))
-                problems.append(
+                chunk.append(.init(key: key, quarantined: json))
+                result.problems.append(
                     .init(key: key, field: nil, reason: reason, storedJSON: String(decoding: json, as: UTF8.self)))
             } else if let entry {
-                lines.append(.init(key: key, entry: entry))
-                problems += fieldProblems
+                chunk.append(.init(key: key, entry: entry))
+                result.problems += fieldProblems
+            }
+            if chunk.count == OverrideDocument.chunkSize {
+                result.chunks.append(chunk)
+                chunk = []
+                chunk.reserveCapacity(OverrideDocument.chunkSize)
             }
         } while try cursor.separator(close: UInt8(ascii: "}"))
-        return (lines, problems)
+        if !chunk.isEmpty { result.chunks.append(chunk) }
+        result.count = keyOffsets.count
+        if !result.sorted || !allASCII {
+            var seen: Set<String> = []
+            seen.reserveCapacity(result.count)
+            for (line, offset) in zip(result.chunks.joined(), keyOffsets) where !seen.insert(line.key).inserted {
+                throw cursor.error("duplicate key \"\(line.key)\"", at: offset)
+            }
+        }
+        return result
     }
 
     private struct Refusal: Error { var reason: String }
@@ -332,8 +370,13 @@ private struct DocumentParser {
                 case .setAt:
                     seenKnown |= 2
                     if isString {
-                        let text = try cursor.parseString()
-                        setAt = Timestamp.parse(text)
+                        // A valid time is ASCII without escapes: read it in place, without making a string.
+                        let saved = cursor.index
+                        if let plain = cursor.consumePlainStringBytes() { setAt = Timestamp.parse(bytes: plain) }
+                        if setAt == nil {
+                            cursor.index = saved
+                            setAt = Timestamp.parse(try cursor.parseString())
+                        }
                         if setAt == nil {
                             keep(
                                 "\"setAt\" is not an ISO 8601 time like 2026-11-29T14:05:00.000Z or 2026-11-29T23:05:00+09:00"

@@ -60,7 +60,7 @@ struct OverrideDocument: Sendable, Equatable {
     private var chunks: [[Line]] = []
     /// The number of lines, quarantined ones included.
     private(set) var count = 0
-    private static let chunkSize = 64
+    static let chunkSize = 64
     /// Top-level members this build does not know, in file order.
     var unknownMembers: [Member] = []
     /// The problems found in the entries when the file was read, sorted by key; a key's problems go when its line
@@ -72,6 +72,14 @@ struct OverrideDocument: Sendable, Equatable {
     init(entries: [String: OverrideEntry]) {
         let sorted = entries.sorted { Self.precedes($0.key, $1.key) }
         self.init(sortedLines: sorted.map { Line(key: $0.key, entry: $0.value) })
+    }
+
+    /// A document from lines already cut into sorted chunks of at most `2 * chunkSize` lines each.
+    init(sortedChunks: [[Line]], count: Int, unknownMembers: [Member], problems: [OverrideStoreProblem]) {
+        chunks = sortedChunks
+        self.count = count
+        self.unknownMembers = unknownMembers
+        self.problems = problems
     }
 
     init(sortedLines lines: [Line], unknownMembers: [Member] = [], problems: [OverrideStoreProblem] = []) {

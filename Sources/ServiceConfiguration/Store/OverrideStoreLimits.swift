@@ -23,16 +23,18 @@ public enum OverrideStoreLimits {
         if keySize > maximumKeySize {
             return "the key name is \(ByteCount.describe(keySize)); the limit is \(ByteCount.describe(maximumKeySize))"
         }
-        let label = keySize > 80 ? String(key.prefix(77)) + "..." : key
-        for (what, text) in [("value", entry.value), ("server value", entry.serverValueWhenSet ?? "")] {
-            let size = text.utf8.count
-            if size > maximumValueSize {
-                return "the \(what) of \(label) is \(ByteCount.describe(size)); the limit is "
-                    + ByteCount.describe(maximumValueSize)
-            }
+        func label() -> String { keySize > 80 ? String(key.prefix(77)) + "..." : key }
+        let valueSize = entry.value.utf8.count
+        if valueSize > maximumValueSize {
+            return "the value of \(label()) is \(ByteCount.describe(valueSize)); the limit is "
+                + ByteCount.describe(maximumValueSize)
+        }
+        if let server = entry.serverValueWhenSet, server.utf8.count > maximumValueSize {
+            return "the server value of \(label()) is \(ByteCount.describe(server.utf8.count)); the limit is "
+                + ByteCount.describe(maximumValueSize)
         }
         if let note = entry.note, note.utf8.count > maximumNoteSize {
-            return "the note of \(label) is \(ByteCount.describe(note.utf8.count)); the limit is "
+            return "the note of \(label()) is \(ByteCount.describe(note.utf8.count)); the limit is "
                 + ByteCount.describe(maximumNoteSize)
         }
         return nil

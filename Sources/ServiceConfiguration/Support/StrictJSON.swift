@@ -89,6 +89,8 @@ package struct JSONCursor {
     package var index = 0
     private var depth = 0
     private let maximumDepth: Int
+    /// Whether the last string ``parseString()`` read was all ASCII.
+    package private(set) var lastStringIsASCII = true
 
     package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = StrictJSON.defaultMaximumDepth) {
         self.bytes = bytes
@@ -313,25 +315,53 @@ package struct JSONCursor {
         return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
-    package mutating func parseString() throws(StrictJSON.ParseError) -> String {
-        let start = index
-        // Fast path: no escapes, no control characters; validate the UTF-8 once and make the string directly.
+    /// The bytes between the quotes of the string literal that starts here, when it holds no escape and no control
+    /// character (then it is consumed, and its UTF-8 is not yet checked); `nil` (and nothing consumed) otherwise.
+    package mutating func consumePlainStringBytes() -> UnsafeBufferPointer<UInt8>? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         var scan = index + 1
         while scan < bytes.count {
             let byte = bytes[scan]
+            if byte == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<scan])
+                index = scan + 1
+                return content
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            scan += 1
+        }
+        return nil
+    }
+
+    package mutating func parseString() throws(StrictJSON.ParseError) -> String {
+        let start = index
+        // Fast path: no escapes, no control characters; validate the UTF-8 once (not at all for ASCII, the common
+        // case) and make the string directly.
+        var scan = index + 1
+        var high: UInt8 = 0
+        while scan < bytes.count {
+            let byte = bytes[scan]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            high |= byte
             scan += 1
         }
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
-            guard
-                let string = String(validating: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<scan]), as: UTF8.self)
-            else {
-                throw error("invalid UTF-8 in a string", at: index + 1)
+            let content = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<scan])
+            let string: String
+            lastStringIsASCII = high < 0x80
+            if high < 0x80 {
+                string = String(decoding: content, as: UTF8.self)
+            } else {
+                guard let valid = String(validating: content, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string", at: index + 1)
+                }
+                string = valid
             }
             index = scan + 1
             return string
         }
         index += 1
+        lastStringIsASCII = false
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flushRun() throws(StrictJSON.ParseError) {
