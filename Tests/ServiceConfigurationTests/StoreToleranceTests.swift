@@ -194,6 +194,10 @@ struct StoreToleranceTests {
                 "the note of k is 4097 bytes (4.0 KiB); the limit is 4 KiB"
             ),
             (
+                { try store.modify { $0["k"] = OverrideEntry(value: "Y", preservedFields: ["extra": "{not json"]) } },
+                "the preserved field \"extra\" of k is not valid JSON"
+            ),
+            (
                 {
                     try store.modify { entries in
                         for index in 0..<9 {
@@ -213,6 +217,21 @@ struct StoreToleranceTests {
         let reader = FileOverrideStore(url: url)
         #expect(reader.reload() == nil)
         #expect(reader.entries.keys.sorted() == ["keep"])
+    }
+
+    @Test("a change that changes nothing leaves a refused file where it is, and still refused")
+    func noOpOnCorruptFile() throws {
+        let folder = TemporaryFolder()
+        let url = folder.storeURL()
+        try writeStore("{ broken", at: url)
+        let store = FileOverrideStore(url: url)
+        #expect(store.reload()?.kind == .corrupt)
+        try store.removeValue(forKey: "absent")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "{ broken")
+        #expect(store.lastError?.kind == .corrupt)
+        #expect(store.lastError?.preservedAt == nil)
+        #expect(store.reload() == nil)
+        #expect(store.lastError?.kind == .corrupt)
     }
 
     @Test("two 5 MB imports: the second is refused before anything is written")

@@ -268,6 +268,13 @@ public final class FileOverrideStore: Sendable {
                     }
                     fingerprint = try file.replace(target, with: buffer)
                 }
+                // Nothing was written over a refused file (the change changed nothing): it stays, and stays refused.
+                if let refused {
+                    let error = OverrideStoreError(url: url, kind: refused.kind, problem: refused.problem)
+                    return state.withLock { state in
+                        Self.record(document, fingerprint: file.fingerprint(), error: error, changed: nil, in: &state)
+                    }
+                }
                 // The known keys are relative to `before`, which is the in-memory state only if it came from the cache.
                 return state.withLock { state in
                     Self.record(

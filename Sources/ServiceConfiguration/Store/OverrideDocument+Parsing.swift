@@ -259,7 +259,9 @@ private struct DocumentParser {
                 _ = try cursor.skipValue()
                 reason = "an override must be an object like {\"value\": \"Y\"}, found \(type)"
             }
-            if reason == nil, let entry, let limit = OverrideStoreLimits.violation(key: key, entry: entry) {
+            if reason == nil, let entry,
+                let limit = OverrideStoreLimits.violation(key: key, entry: entry, checkingPreservedFields: false)
+            {
                 reason = limit
             }
             if let reason {

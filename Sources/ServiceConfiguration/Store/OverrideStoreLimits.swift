@@ -16,8 +16,14 @@ public enum OverrideStoreLimits {
     /// The largest note, in bytes of UTF-8 (4 KiB).
     public static let maximumNoteSize = 4 << 10
 
-    /// Why `entry` under `key` cannot be written, or `nil` when it is within every limit.
+    /// Why `entry` under `key` cannot be written, or `nil` when it is within every limit (and its preserved fields
+    /// are JSON the reader accepts).
     public static func violation(key: String, entry: OverrideEntry) -> String? {
+        violation(key: key, entry: entry, checkingPreservedFields: true)
+    }
+
+    /// ``violation(key:entry:)``; the parser skips the check of preserved fields it has just read itself.
+    static func violation(key: String, entry: OverrideEntry, checkingPreservedFields: Bool) -> String? {
         let keySize = key.utf8.count
         if keySize == 0 { return "an override needs a key name" }
         if keySize > maximumKeySize {
@@ -36,6 +42,13 @@ public enum OverrideStoreLimits {
         if let note = entry.note, note.utf8.count > maximumNoteSize {
             return "the note of \(label()) is \(ByteCount.describe(note.utf8.count)); the limit is "
                 + ByteCount.describe(maximumNoteSize)
+        }
+        if checkingPreservedFields {
+            for (name, json) in entry.preservedFields.sorted(by: { $0.key < $1.key }) {
+                if name.isEmpty || (try? StrictJSON.parse(Array(json.utf8))) == nil {
+                    return "the preserved field \"\(name)\" of \(label()) is not valid JSON"
+                }
+            }
         }
         return nil
     }

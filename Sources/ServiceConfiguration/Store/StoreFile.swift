@@ -166,6 +166,8 @@ struct StoreFile: Sendable {
     /// others can write.
     func withExclusiveLock<Result>(_ body: (String) throws(Failure) -> Result) throws(Failure) -> Result {
         let target = try target()
+        var info = stat()
+        if stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw .folder }
         try ensureFolder(of: target)
         try checkFolderPermissions(Self.folder(of: target))
         if target != path { try checkFolderPermissions(Self.folder(of: path)) }
@@ -174,7 +176,6 @@ struct StoreFile: Sendable {
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .system("cannot open the lock file \(lockPath)", errno) }
         defer { close(descriptor) }
-        var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .system("cannot inspect the lock file \(lockPath)", errno) }
         if info.st_mode & S_IFMT != S_IFREG || info.st_uid != geteuid() || info.st_mode & 0o022 != 0 {
             let why =
