@@ -113,6 +113,8 @@ enum Help {
                config-menu reset --all
 
         Removes the override of KEY, of every key in SCOPE, or every override (orphans included).
+        An entry of the store that is not applied (quarantined: see list --problems) is an
+        override too: resetting its key removes it from the file.
 
         \(sources)
 
