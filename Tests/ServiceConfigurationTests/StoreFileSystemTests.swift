@@ -112,6 +112,23 @@ struct StoreFileSystemTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("nope").path))
     }
 
+    @Test("a device or FIFO where the store should be is refused by readers and writers, and left alone")
+    func notRegularFile() throws {
+        let folder = TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("pipe.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        for url in [URL(fileURLWithPath: "/dev/null"), fifo] {
+            let store = FileOverrideStore(url: url)
+            #expect(store.reload()?.problem == "this is not a regular file; it is refused")
+            let error = #expect(throws: OverrideStoreError.self) { try store.set("Y", forKey: "k") }
+            #expect(error?.kind == .insecure)
+            #expect(!FileManager.default.fileExists(atPath: url.path + ".lock"))
+        }
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+        #expect(stat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
     @Test("a lock held by another process: the writer gives up after the bound, naming the lock file")
     func lockTimeout() throws {
         let folder = TemporaryFolder()

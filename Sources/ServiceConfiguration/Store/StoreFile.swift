@@ -166,8 +166,12 @@ struct StoreFile: Sendable {
     /// others can write.
     func withExclusiveLock<Result>(_ body: (String) throws(Failure) -> Result) throws(Failure) -> Result {
         let target = try target()
+        // A folder, device or FIFO where the file should be is refused before anything (a lock file) is created.
         var info = stat()
-        if stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw .folder }
+        if stat(target, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            if info.st_mode & S_IFMT == S_IFDIR { throw .folder }
+            throw Failure(kind: .insecure, problem: "this is not a regular file; it is refused", mustNotReplace: true)
+        }
         try ensureFolder(of: target)
         try checkFolderPermissions(Self.folder(of: target))
         if target != path { try checkFolderPermissions(Self.folder(of: path)) }
