@@ -156,7 +156,8 @@ public final class FileOverrideStore: Sendable {
         }
     }
 
-    /// Parses store bytes as ``reload()`` does and returns the number of usable entries, for the benchmarks.
+    /// Parses store bytes as ``reload()`` does and returns the number of overrides read (quarantined ones included),
+    /// or `nil` for a file refused whole; for the benchmarks.
     package static func usableEntryCount(parsing bytes: [UInt8]) -> Int? {
         (try? OverrideDocument(parsing: bytes))?.count
     }

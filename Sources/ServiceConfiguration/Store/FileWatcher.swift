@@ -155,10 +155,17 @@ final class FileWatcher: Sendable {
     /// The inotify side of ``FileWatcher``: which folders are watched, and moving the watches when folders come and
     /// go.
     private struct InotifyWatch {
+        /// What one watch descriptor is for.
+        struct Purpose {
+            /// It watches one of the file's own folders (the path's or its target's).
+            var isOwn = false
+            /// It watches an ancestor of a missing folder: the names of the missing children it waits for.
+            var awaited: Set<String> = []
+        }
+
         let descriptor: Int32
         let file: StoreFile
-        /// Watch descriptor -> whether it watches one of the file's own folders (rather than an ancestor).
-        var watches: [Int32: Bool] = [:]
+        var watches: [Int32: Purpose] = [:]
         /// The names that matter in the file's own folders: the path's and its target's.
         var names: Set<String> = []
         var armedTarget = ""
@@ -169,35 +176,40 @@ final class FileWatcher: Sendable {
         }
 
         /// Whether every folder of interest is watched itself (not through an ancestor).
-        var complete: Bool { !watches.isEmpty && watches.values.allSatisfy { $0 } }
+        var complete: Bool { !watches.isEmpty && watches.values.allSatisfy { $0.awaited.isEmpty } }
 
-        /// Watches the file's folder and its target's folder, or their nearest existing ancestors. False when
-        /// nothing could be watched.
+        /// Watches the file's folder and its target's folder, or their nearest existing ancestors. New watches are
+        /// added before old ones are removed, so no event falls between them. False when nothing could be watched.
         mutating func arm() -> Bool {
-            for watch in watches.keys { inotify_rm_watch(descriptor, watch) }
-            watches = [:]
             let target = (try? file.target()) ?? file.path
             armedTarget = target
             names = [(file.path as NSString).lastPathComponent, (target as NSString).lastPathComponent]
-            let own = UInt32(
+            // One mask for every watch: a folder can be one file's own folder and another's ancestor.
+            let mask = UInt32(
                 IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF
-                    | IN_MOVE_SELF)
-            let ancestor = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+                    | IN_MOVE_SELF | IN_ONLYDIR)
+            var wanted: [Int32: Purpose] = [:]
             for folder in Set([StoreFile.folder(of: file.path), StoreFile.folder(of: target)]) {
                 var current = folder
-                var isOwn = true
+                var child: String?
                 while true {
-                    let watch = inotify_add_watch(descriptor, current, isOwn ? own : ancestor)
+                    let watch = inotify_add_watch(descriptor, current, mask)
                     if watch >= 0 {
-                        watches[watch] = (watches[watch] ?? false) || isOwn
+                        if let child {
+                            wanted[watch, default: Purpose()].awaited.insert(child)
+                        } else {
+                            wanted[watch, default: Purpose()].isOwn = true
+                        }
                         break
                     }
                     let parent = (current as NSString).deletingLastPathComponent
                     guard parent != current, !parent.isEmpty else { break }
+                    child = (current as NSString).lastPathComponent
                     current = parent
-                    isOwn = false
                 }
             }
+            for watch in watches.keys where wanted[watch] == nil { inotify_rm_watch(descriptor, watch) }
+            watches = wanted
             return !watches.isEmpty
         }
 
@@ -207,10 +219,10 @@ final class FileWatcher: Sendable {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             let headerSize = MemoryLayout<inotify_event>.size
             while true {
-                // While a folder is missing, look again every second as well: a safety net for races between a
+                // While a folder is missing, look again every 250 ms as well: a safety net for races between a
                 // folder's creation and the watch moving down to it.
                 let (stopping, ready) = FileWatcher.waitForStop(
-                    stop, extra: descriptor, milliseconds: complete ? -1 : 1000)
+                    stop, extra: descriptor, milliseconds: complete ? -1 : 250)
                 if stopping { return true }
                 var relevant = false
                 var rearm = !ready && !complete
@@ -225,15 +237,19 @@ final class FileWatcher: Sendable {
                         }
                         let nameBytes = buffer[(offset + headerSize)..<min(count, offset + headerSize + length)]
                         let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                        let selfGone = UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)
+                        offset += headerSize + length
+                        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                            (rearm, relevant) = (true, true)
+                            continue
+                        }
                         // Events of watches already removed (their IN_IGNORED) are not about the current ones.
-                        let known = watches[watch]
-                        if mask & UInt32(IN_Q_OVERFLOW) != 0 || known != nil && (mask & selfGone != 0 || known == false)
+                        guard let purpose = watches[watch] else { continue }
+                        if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
+                            || purpose.awaited.contains(name)
                         {
                             rearm = true
                         }
-                        if names.contains(name) || mask & UInt32(IN_Q_OVERFLOW) != 0 { relevant = true }
-                        offset += headerSize + length
+                        if purpose.isOwn, names.contains(name) { relevant = true }
                     }
                 }
                 if relevant, ((try? file.target()) ?? file.path) != armedTarget { rearm = true }
