@@ -67,7 +67,8 @@ struct CommandLineParserFuzzTests {
         chmod(folder.path, 0o700)
         defer { try? FileManager.default.removeItem(at: folder) }
         var random = SeededGenerator(seed: 0xC11_0009)
-        for iteration in 0..<fuzzIterations(default: 40) / 2 {
+        // One real run per thousand in-process iterations: 20 by default, 100 with FUZZ_ITERATIONS=100000.
+        for iteration in 0..<max(1, fuzzIterations(default: 20_000) / 1_000) {
             var arguments = Self.arguments(&random).filter { !$0.contains("\0") }
             arguments += ["--store", folder.appendingPathComponent("overrides.json").path]
             // Run inside the temporary folder, so any file a random argument names (export Y) lands there.
