@@ -40,7 +40,9 @@ func storeBenchmarks() throws {
         }
         printRow(
             "read and check the whole file, \(size) in it", reads, unit: "ms",
-            note: "on start, and on another process's change")
+            note: size == 10_000 ? "target: <= 15 ms; on start" : "on start")
+        guard size == 10_000 else { continue }
+        try readComparison(store.url)
     }
 
     for (label, mode) in [
@@ -88,6 +90,47 @@ func storeBenchmarks() throws {
         withExtendedLifetime(observation) {}
         store.stopWatching()
     }
+}
+
+/// The store's own parser against Foundation's `JSONSerialization` on the same bytes, and the reload a running
+/// program does when another process changes one key.
+func readComparison(_ url: URL) throws {
+    let bytes = [UInt8](try Data(contentsOf: url))
+    let data = Data(bytes)
+    var ours: [Double] = []
+    var foundation: [Double] = []
+    for _ in 0..<30 {
+        var start = nanoseconds()
+        precondition(FileOverrideStore.usableEntryCount(parsing: bytes) ?? 0 > 0)
+        ours.append(Double(nanoseconds() - start) / 1e6)
+        start = nanoseconds()
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        precondition((object?["overrides"] as? [String: Any])?.count ?? 0 > 0)
+        foundation.append(Double(nanoseconds() - start) / 1e6)
+    }
+    let ratio = median(ours) / median(foundation)
+    printRow(
+        "parse the 10,000-entry file (\(bytes.count / 1024) KiB): the store's strict parser", ours, unit: "ms",
+        note: String(format: "%.2fx JSONSerialization's time on the same bytes", ratio))
+    printRow(
+        "parse the same bytes: Foundation JSONSerialization (generic objects, no checks)", foundation, unit: "ms",
+        note: "for comparison")
+    // A running program with an observer: another process replaces the file, changing one key; the program reloads.
+    let store = FileOverrideStore(url: url)
+    store.reload()
+    let observation = store.observe { _ in }
+    let other = FileOverrideStore(url: url)
+    var reloads: [Double] = []
+    for round in 0..<20 {
+        try other.set("changed \(round)", forKey: "function.synthetic.scope7.key7.enabled")
+        let start = nanoseconds()
+        precondition(store.reload() == nil)
+        reloads.append(Double(nanoseconds() - start) / 1e6)
+    }
+    withExtendedLifetime(observation) {}
+    printRow(
+        "reload after another process changed 1 of 10,000 (with an observer)", reloads, unit: "ms",
+        note: "what each running program pays per change")
 }
 
 func printRow(_ name: String, _ samples: [Double], unit: String, note: String) {

@@ -5,9 +5,30 @@ import DemoConfiguration
 import Foundation
 import ServiceConfiguration
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Prints a line with every control and invisible character escaped: values come from files other people edit.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    let shown = line.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.escaped(String($0)) }
+    let bytes = Array((shown.joined(separator: "\n") + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeBytes { write(1, $0.baseAddress! + written, $0.count - written) }
+        if count < 0, errno == EINTR { continue }
+        // Nobody reads any more (a closed pipe) or the output cannot be written: stop quietly.
+        if count <= 0 { exit(errno == EPIPE ? 141 : 4) }
+        written += count
+    }
 }
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("config-demo: \(VisibleText.escaped(message))\n".utf8))
+    exit(status)
+}
+
+signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("-h") || arguments.contains("--help") {
@@ -21,17 +42,20 @@ if arguments.contains("-h") || arguments.contains("--help") {
 
           --store FILE    the override store (default: as config-menu)
           --poll          notice changes by polling the file every 250 ms instead of inotify
+
+        exit codes: 0 stopped normally, 2 usage error, 4 the store cannot be used (a folder, another
+                    user's file, ...), 141 standard output was closed
         """
     )
     exit(0)
 }
 var storePath: String?
 if let index = arguments.firstIndex(of: "--store") {
-    guard index + 1 < arguments.count else {
-        FileHandle.standardError.write(Data("config-demo: --store needs a file\n".utf8))
-        exit(2)
-    }
+    guard index + 1 < arguments.count else { fail("--store needs a file", status: 2) }
     storePath = arguments[index + 1]
+    guard storePath != "" else {
+        fail("--store needs a file name, got an empty string (is a variable unset?)", status: 2)
+    }
 }
 let url = storePath.map { URL(fileURLWithPath: $0) } ?? FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
 let store = FileOverrideStore(url: url)
@@ -42,7 +66,15 @@ let service = LiveConfigurationService(
     overrideStore: store,
     watchMode: arguments.contains("--poll") ? .polling(interval: .milliseconds(250)) : .automatic
 )
-if let problem = store.lastError { say("warning: \(problem)") }
+if let problem = store.lastError {
+    guard problem.kind == .corrupt else { fail("\(problem)", status: 4) }
+    say("warning: \(problem)")
+}
+let notApplied = store.problems.filter { !$0.isApplied }
+if !notApplied.isEmpty {
+    say("warning: \(notApplied.count) stored override\(notApplied.count == 1 ? " is" : "s are") not applied:")
+    for problem in notApplied { say("  \(problem)") }
+}
 
 /// Typed reads, as feature code would do them.
 func describeFeatures() -> [String] {

@@ -10,6 +10,9 @@ enum ExitCode: Int32 {
     case usage = 2
     case invalidValue = 3
     case ioFailure = 4
+    /// Standard output was closed by its reader (`config-menu list | head -1`): the tool stops quietly with the
+    /// status a shell reports for a program stopped by SIGPIPE, as `cat` or `grep` would.
+    case brokenPipe = 141
 }
 
 /// A failure with its exit code; the message goes to standard error.
@@ -30,6 +33,10 @@ struct Invocation {
     var positional: [String] = []
     var options: [String: String] = [:]
     var flags: Set<String> = []
+    /// Positional arguments (by position) and options (by name) whose bytes were not valid UTF-8 on the command line;
+    /// Swift's `CommandLine.arguments` silently turned the bad bytes into U+FFFD.
+    var malformedPositional: Set<Int> = []
+    var malformedOptions: Set<String> = []
 
     /// Options that take a value.
     static let valued: Set<String> = [
@@ -40,10 +47,11 @@ struct Invocation {
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
     ]
 
-    init(_ arguments: [String]) throws {
-        var remaining = arguments[...]
+    /// Parses `arguments`; `malformed` holds the indices of arguments that were not valid UTF-8.
+    init(_ arguments: [String], malformed: Set<Int> = []) throws {
+        var remaining = arguments.enumerated()[...]
         var optionsEnded = false
-        while let argument = remaining.popFirst() {
+        while let (index, argument) = remaining.popFirst() {
             if !optionsEnded, argument == "--" {
                 optionsEnded = true
             } else if !optionsEnded, argument == "-h" {
@@ -56,10 +64,14 @@ struct Invocation {
                     value = String(argument[argument.index(after: equals)...])
                 }
                 if Self.valued.contains(name) {
-                    guard let given = value ?? remaining.popFirst() else {
-                        throw ToolError.usage("\(name) needs a value")
+                    var given = value
+                    var givenIndex = index
+                    if given == nil, let next = remaining.popFirst() {
+                        (givenIndex, given) = next
                     }
+                    guard let given else { throw ToolError.usage("\(name) needs a value") }
                     options[name] = given
+                    if malformed.contains(givenIndex) { malformedOptions.insert(name) }
                 } else {
                     guard value == nil else { throw ToolError.usage("\(name) takes no value") }
                     flags.insert(name)
@@ -67,8 +79,24 @@ struct Invocation {
             } else if command == nil {
                 command = argument
             } else {
+                if malformed.contains(index) { malformedPositional.insert(positional.count) }
                 positional.append(argument)
             }
+        }
+    }
+
+    /// Refuses (exit 3) positional arguments and option values that were not valid UTF-8: they would otherwise be
+    /// stored with U+FFFD in place of the bytes given.
+    func requireValidUTF8() throws {
+        if let position = malformedPositional.min() {
+            throw ToolError(
+                code: .invalidValue,
+                description:
+                    "argument \(position + 1) (\"\(positional[position])\") is not valid UTF-8; nothing was changed")
+        }
+        if let name = malformedOptions.sorted().first {
+            throw ToolError(
+                code: .invalidValue, description: "the value of \(name) is not valid UTF-8; nothing was changed")
         }
     }
 
@@ -82,54 +110,63 @@ struct Invocation {
 }
 
 enum CommandLineTool {
-    static func main(_ arguments: [String]) -> Int32 {
+    /// Runs the tool; `malformed` holds the indices of arguments whose bytes were not valid UTF-8.
+    static func main(_ arguments: [String], malformed: Set<Int> = []) -> Int32 {
         do {
-            try run(try Invocation(arguments))
+            try run(try Invocation(arguments, malformed: malformed))
             return ExitCode.success.rawValue
-        } catch let error as ToolError {
-            report(error.description)
-            return error.code.rawValue
-        } catch let error as TerminalUnavailable {
-            report(error.description)
-            return ExitCode.failure.rawValue
-        } catch let error as ConfigurationError {
-            report(error.description)
-            switch error {
-            case .invalidValue, .unknownKey, .unencodableValue: return ExitCode.invalidValue.rawValue
-            default: return ExitCode.failure.rawValue
-            }
-        } catch let error as OverrideStoreError {
-            report(error.description)
-            return ExitCode.ioFailure.rawValue
-        } catch let error as ConfigurationManifestError {
-            report(error.description)
-            return ExitCode.ioFailure.rawValue
+        } catch is Output.BrokenPipe {
+            return ExitCode.brokenPipe.rawValue
         } catch {
-            report("\(error)")
-            return ExitCode.failure.rawValue
+            report(message(for: error))
+            return exitCode(for: error).rawValue
         }
     }
 
+    /// The documented exit code for an error.
+    static func exitCode(for error: any Error) -> ExitCode {
+        switch error {
+        case is Output.BrokenPipe: .brokenPipe
+        case let error as ToolError: error.code
+        case is TerminalUnavailable: .failure
+        case let error as ConfigurationError:
+            switch error {
+            case .invalidValue, .unknownKey, .unencodableValue: .invalidValue
+            default: .failure
+            }
+        case let error as OverrideStoreError: error.kind == .limitExceeded ? .invalidValue : .ioFailure
+        case is ConfigurationManifestError: .ioFailure
+        default: .failure
+        }
+    }
+
+    /// The message for an error, for standard error.
+    static func message(for error: any Error) -> String {
+        String(describing: error)
+    }
+
+    /// A message on standard error, with every control character escaped.
     static func report(_ message: String) {
-        FileHandle.standardError.write(Data("config-menu: \(message)\n".utf8))
+        Output.message(message)
     }
 
     static func run(_ invocation: Invocation) throws {
         guard let command = invocation.command else {
-            if invocation.flags.contains("--help") { return print(Help.overview) }
+            if invocation.flags.contains("--help") { return try Output.line(Help.overview) }
             try invocation.check(allowed: ["--no-mouse"])
             return try openMenu(invocation)
         }
         if command == "help" {
-            guard let topic = invocation.positional.first else { return print(Help.overview) }
+            guard let topic = invocation.positional.first else { return try Output.line(Help.overview) }
             guard let text = Help.commands[topic] else { throw ToolError.usage("no help for \"\(topic)\"") }
-            return print(text)
+            return try Output.line(text)
         }
         guard let help = Help.commands[command] else {
             let suggestion = NameSuggestions.nearest(to: command, in: Help.commands.keys, limit: 1).first
             throw ToolError.usage("unknown command \"\(command)\"" + (suggestion.map { "; did you mean \($0)?" } ?? ""))
         }
-        if invocation.flags.contains("--help") { return print(help) }
+        if invocation.flags.contains("--help") { return try Output.line(help) }
+        try Commands.checkShape(of: invocation)
         let commands = Commands(invocation: invocation)
         switch command {
         case "list": try commands.list()
@@ -161,7 +198,11 @@ struct ToolContext {
     let service: LiveConfigurationService
     let label: String
 
+    /// Reads the options' catalog, server values and store. A store that cannot be used at all (a folder, another
+    /// user's file) throws; a corrupt one is left to the command (``failIfCorrupt()``, ``warnIfCorrupt()``);
+    /// quarantined entries and unreadable fields are reported as warnings.
     init(_ invocation: Invocation, watch: Bool = false) throws {
+        let storeURL = try Self.storeURL(invocation)
         var defaultServerValues: [String: String] = [:]
         if let manifest = invocation.options["--manifest"] {
             catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: manifest))
@@ -181,7 +222,7 @@ struct ToolContext {
             label = "demo catalog"
         }
         serverValues = try invocation.options["--server-values"].map(Self.readServerValues) ?? defaultServerValues
-        store = FileOverrideStore(url: Self.storeURL(invocation))
+        store = FileOverrideStore(url: storeURL)
         service = LiveConfigurationService(
             serverValues: serverValues,
             catalog: catalog,
@@ -189,7 +230,44 @@ struct ToolContext {
             watchMode: watch ? .automatic : nil
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }
-        if let error = store.lastError { CommandLineTool.report("warning: \(error)") }
+        let problems = store.problems
+        let notApplied = problems.filter { !$0.isApplied }
+        if !notApplied.isEmpty {
+            CommandLineTool.report(
+                "warning: \(notApplied.count) override\(notApplied.count == 1 ? " is" : "s are") not applied (kept in "
+                    + "\(store.url.path) as found; `config-menu list --problems` lists them): "
+                    + notApplied.prefix(5).map { "\($0.key): \($0.reason)" }.joined(separator: "; ")
+                    + (notApplied.count > 5 ? "; ..." : ""))
+        }
+        let unreadable = problems.filter(\.isApplied)
+        if !unreadable.isEmpty {
+            CommandLineTool.report(
+                "warning: \(unreadable.count) override\(unreadable.count == 1 ? " has" : "s have") an unreadable field "
+                    + "(the overrides apply; the fields are kept as found): "
+                    + unreadable.prefix(5).map { "\($0.key): \($0.reason)" }.joined(separator: "; ")
+                    + (unreadable.count > 5 ? "; ..." : ""))
+        }
+    }
+
+    /// For a command that changes the store: warns about a corrupt store before the change (the change then moves
+    /// it aside).
+    func warnIfCorrupt() {
+        if let error = store.lastError, error.kind == .corrupt { CommandLineTool.report("warning: \(error)") }
+    }
+
+    /// For a command that reads: after its output, a corrupt store is an error (exit 4), so a script notices that
+    /// what it printed is without the store's overrides.
+    func failIfCorrupt() throws {
+        if let error = store.lastError, error.kind == .corrupt {
+            throw ToolError(
+                code: .ioFailure,
+                description: "\(error); the output above shows the values without any stored override")
+        }
+    }
+
+    /// After a change: says where a corrupt file the change replaced was moved.
+    func reportMovedAside() {
+        if let error = store.lastError, error.preservedAt != nil { CommandLineTool.report("warning: \(error)") }
     }
 
     static func positive(_ text: String, for option: String) throws -> Int {
@@ -210,9 +288,16 @@ struct ToolContext {
         return scope
     }
 
-    static func storeURL(_ invocation: Invocation) -> URL {
-        invocation.options["--store"].map { URL(fileURLWithPath: $0) }
-            ?? FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
+    /// The store file: `--store`, else the default location. An empty `--store` is a usage error (an unset
+    /// variable in a script); a folder is refused by the store itself ("this is a folder, not a file").
+    static func storeURL(_ invocation: Invocation) throws -> URL {
+        guard let path = invocation.options["--store"] else {
+            return FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
+        }
+        guard !path.isEmpty else {
+            throw ToolError.usage("--store needs a file name, got an empty string (is a variable unset?)")
+        }
+        return URL(fileURLWithPath: path)
     }
 
     /// A JSON object of key names to wire strings, as the program last received them from its server.

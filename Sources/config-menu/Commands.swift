@@ -8,6 +8,27 @@ struct Commands {
 
     private var json: Bool { invocation.flags.contains("--json") }
 
+    /// What each command accepts: its own options, how many arguments, and how to say so.
+    static let shapes: [String: (options: Set<String>, arguments: ClosedRange<Int>, names: String)] = [
+        "list": (["--json", "--overridden", "--problems"], 0...1, "at most one scope name"),
+        "get": (["--json"], 1...1, "one key name"),
+        "set": (["--note"], 2...2, "a key name and a value"),
+        "reset": (["--scope", "--all"], 0...1, "one key, or --scope SCOPE, or --all"),
+        "export": ([], 0...1, "at most one file name"),
+        "import": (["--replace", "--dry-run", "--force", "--json"], 1...1, "one profile file"),
+        "catalog": ([], 0...0, "no arguments"),
+    ]
+
+    /// Refuses (usage error) options the command does not take and a wrong number of arguments, before anything is
+    /// read or written.
+    static func checkShape(of invocation: Invocation) throws {
+        guard let command = invocation.command, let shape = shapes[command] else { return }
+        try invocation.check(allowed: shape.options)
+        guard shape.arguments.contains(invocation.positional.count) else {
+            throw ToolError.usage("\(command) takes \(shape.names)", command: command)
+        }
+    }
+
     private func arguments(_ count: ClosedRange<Int>, _ names: String) throws -> [String] {
         guard count.contains(invocation.positional.count) else {
             throw ToolError.usage("\(invocation.command!) takes \(names)", command: invocation.command)
@@ -30,19 +51,29 @@ struct Commands {
         }
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
+        let problems = Dictionary(grouping: context.store.problems, by: \.key)
         var reports: [KeyReport] = []
         for index in scope.map({ data.table.scopes[$0].range }) ?? 0..<data.table.keys.count {
             let status = data.statuses[index]
-            if onlyOverridden, status.override == nil { continue }
-            if onlyProblems, !status.hasProblem { continue }
-            reports.append(KeyReport(descriptor: data.table.keys[index].descriptor, status: status))
+            let descriptor = data.table.keys[index].descriptor
+            let stored = problems[descriptor.name] ?? []
+            if onlyOverridden, status.override == nil, stored.isEmpty { continue }
+            if onlyProblems, !status.hasProblem, stored.isEmpty { continue }
+            reports.append(KeyReport(descriptor: descriptor, status: status, storeProblems: stored))
         }
-        if scope == nil { reports += data.orphans.map(KeyReport.init(orphan:)) }
+        if scope == nil {
+            reports += data.orphans.map { KeyReport(orphan: $0, storeProblems: problems[$0.name] ?? []) }
+            let shown = Set(reports.map(\.name))
+            reports += problems.keys.filter { !shown.contains($0) }.sorted().map {
+                KeyReport(quarantined: problems[$0]!)
+            }
+        }
         if json {
-            print(JSONWriter.string(.array(reports.map(\.json))))
+            try Output.line(JSONWriter.string(.array(reports.map(\.json))))
         } else {
-            print(KeyReport.table(reports))
+            try Output.line(KeyReport.table(reports))
         }
+        try context.failIfCorrupt()
     }
 
     func get() throws {
@@ -52,15 +83,20 @@ struct Commands {
         let data = MenuData(
             table: KeyTable(catalog: context.catalog), service: context.service, overrideStore: context.store, label: ""
         )
+        let problems = context.store.problems.filter { $0.key == name }
         let report: KeyReport
         if let index = data.table.index(of: name) {
-            report = KeyReport(descriptor: data.table.keys[index].descriptor, status: data.statuses[index])
+            report = KeyReport(
+                descriptor: data.table.keys[index].descriptor, status: data.statuses[index], storeProblems: problems)
         } else if let orphan = data.orphans.first(where: { $0.name == name }) {
-            report = KeyReport(orphan: orphan)
+            report = KeyReport(orphan: orphan, storeProblems: problems)
+        } else if !problems.isEmpty {
+            report = KeyReport(quarantined: problems)
         } else {
             throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
         }
-        print(json ? JSONWriter.string(report.json) : report.details)
+        try Output.line(json ? JSONWriter.string(report.json) : report.details)
+        try context.failIfCorrupt()
     }
 
     // MARK: changing overrides
@@ -68,12 +104,16 @@ struct Commands {
     func set() throws {
         try invocation.check(allowed: ["--note"])
         let arguments = try arguments(2...2, "a key name and a value")
+        try invocation.requireValidUTF8()
         let context = try ToolContext(invocation)
+        context.warnIfCorrupt()
         let before = context.service.resolution(forKeyNamed: arguments[0])
         try context.service.setOverride(
             rawValue: arguments[1], forKeyNamed: arguments[0], note: invocation.options["--note"])
-        let was = before.map { "\($0.value ?? "none") from \($0.source)" } ?? "none"
-        print("\(arguments[0]) = \(arguments[1]) (overridden; was \(was))")
+        context.reportMovedAside()
+        let show = VisibleText.escaped
+        let was = before.map { "\($0.value.map(show) ?? "none") from \($0.source)" } ?? "none"
+        try Output.line("\(show(arguments[0])) = \(show(arguments[1])) (overridden; was \(was))")
     }
 
     func reset() throws {
@@ -84,8 +124,11 @@ struct Commands {
         guard (keys.isEmpty ? 0 : 1) + (scope == nil ? 0 : 1) + (all ? 1 : 0) == 1, keys.count <= 1 else {
             throw ToolError.usage("reset takes one key, or --scope SCOPE, or --all", command: "reset")
         }
+        try invocation.requireValidUTF8()
         let context = try ToolContext(invocation)
-        let overridden = Set(context.service.overrides.keys)
+        context.warnIfCorrupt()
+        // Quarantined entries are overrides too: reset removes them from the file.
+        let overridden = Set(context.service.overrides.keys).union(context.store.problems.map(\.key))
         let names: [String]
         if all {
             names = overridden.sorted()
@@ -98,17 +141,26 @@ struct Commands {
                 if context.catalog.descriptor(named: name) == nil {
                     throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
                 }
-                print("\(name) has no override")
+                try Output.line("\(VisibleText.escaped(name)) has no override")
                 return
             }
             names = [name]
         }
         guard !names.isEmpty else {
-            print("no overrides to reset")
+            try Output.line("no overrides to reset")
             return
         }
-        try context.service.updateOverrides(Dictionary(uniqueKeysWithValues: names.map { ($0, String?.none) }))
-        print("removed \(names.count) override\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))")
+        if all {
+            try context.service.removeAllOverrides()
+        } else if names.count == 1 {
+            try context.service.removeOverride(forKeyNamed: names[0])
+        } else {
+            try context.service.updateOverrides(Dictionary(uniqueKeysWithValues: names.map { ($0, String?.none) }))
+        }
+        context.reportMovedAside()
+        try Output.line(
+            "removed \(names.count) override\(names.count == 1 ? "" : "s"): "
+                + names.map(VisibleText.escaped).joined(separator: ", "))
     }
 
     // MARK: profiles and the catalog
@@ -116,28 +168,32 @@ struct Commands {
     func export() throws {
         try invocation.check(allowed: [])
         let file = try arguments(0...1, "at most one file name").first
+        if let file, file.isEmpty { throw ToolError.usage("export needs a file name, got an empty string") }
         let context = try ToolContext(invocation)
         if let file {
             try context.store.export(to: URL(fileURLWithPath: file))
             CommandLineTool.report("exported \(context.store.entries.count) overrides to \(file)")
         } else {
-            FileHandle.standardOutput.write(context.store.exportedProfile())
+            try Output.data(try context.store.exportedProfileBytes())
         }
     }
 
     func importProfile() throws {
         try invocation.check(allowed: ["--replace", "--dry-run", "--force", "--json"])
         let file = try arguments(1...1, "one profile file")[0]
+        guard !file.isEmpty else { throw ToolError.usage("import needs a file name, got an empty string") }
         let context = try ToolContext(invocation)
+        context.warnIfCorrupt()
         let plan = try context.store.planImport(
             from: URL(fileURLWithPath: file),
             mode: invocation.flags.contains("--replace") ? .replace : .merge,
             catalog: context.catalog
         )
         if json {
-            print(JSONWriter.string(Self.json(plan)))
+            try Output.line(JSONWriter.string(Self.json(plan)))
         } else {
-            print("\(plan.mode == .replace ? "replace" : "merge") from \(file): \(plan.summary)")
+            try Output.line(
+                "\(plan.mode == .replace ? "replace" : "merge") from \(VisibleText.escaped(file)): \(plan.summary)")
         }
         if invocation.flags.contains("--dry-run") { return }
         if plan.hasProblems, !invocation.flags.contains("--force") {
@@ -148,6 +204,7 @@ struct Commands {
             )
         }
         try context.store.apply(plan)
+        context.reportMovedAside()
         CommandLineTool.report("imported \(plan.incoming.count) overrides into \(context.store.url.path)")
     }
 
@@ -168,6 +225,17 @@ struct Commands {
                     }
                 )
             ),
+            (
+                "entryProblems",
+                .array(
+                    plan.entryProblems.map {
+                        .object([
+                            ("key", .string($0.key)), ("field", $0.field.map(JSONValue.string) ?? .null),
+                            ("reason", .string($0.reason)), ("stored", .string($0.storedJSON)),
+                        ])
+                    }
+                )
+            ),
         ])
     }
 
@@ -175,6 +243,6 @@ struct Commands {
         try invocation.check(allowed: [])
         _ = try arguments(0...0, "no arguments")
         let context = try ToolContext(invocation)
-        FileHandle.standardOutput.write(context.catalog.manifestJSON())
+        try Output.data([UInt8](context.catalog.manifestJSON()))
     }
 }

@@ -6,7 +6,8 @@ enum Help {
                                   default: the built-in demo catalog
           --server-values FILE    the program's last server values, a JSON object of key names to
                                   strings; default: the demo's (none with --manifest)
-          --store FILE            the override store; default: $CONFIG_OVERRIDES_FILE, else
+          --store FILE            the override store file (a link is followed to its target);
+                                  default: $CONFIG_OVERRIDES_FILE, else
                                   $XDG_STATE_HOME/service-configuration-demo/overrides.json, else
                                   ~/.local/state/service-configuration-demo/overrides.json
           --synthetic-keys N      a made-up catalog of N keys (scale testing), in N/100 scopes
@@ -15,7 +16,11 @@ enum Help {
 
     static let exitCodes = """
         exit codes: 0 success, 1 failure (for example no usable terminal), 2 usage error,
-                    3 invalid value or unknown key, 4 I/O failure (store, manifest or values file)
+                    3 invalid value or unknown key, text that is not UTF-8, or a change past the
+                    store's limits (key name 1 KiB, value 1 MiB, note 4 KiB, file 8 MiB),
+                    4 I/O failure (store, manifest or values file; a store that is a folder, cannot
+                    be read, is read-only or whose lock is held over 5 s; output that cannot be
+                    written), 141 standard output was closed by its reader (stops quietly)
         """
 
     static let overview = """
@@ -57,11 +62,17 @@ enum Help {
         Orphaned overrides (keys not in the catalog) are listed last when no SCOPE is given.
 
           --overridden            only keys with an override
-          --problems              only keys with a rejected value or a stale override, and orphans
+          --problems              only keys with a rejected value, a stale override, or a stored
+                                  entry that is not applied or has an unreadable field (* flag),
+                                  and orphans
           --json                  a JSON array; each element has: name, scope, title, type, control,
                                   value, source (overridden|server|default), default, server,
                                   override ({value, setAt, serverValueWhenSet, note} or null),
-                                  rejections ([{source, value, reason}]), stale, orphan
+                                  rejections ([{source, value, reason}]), stale, orphan,
+                                  storeProblems ([{field, reason, stored, applied}])
+
+        A store that is not the format at all is reported and nothing from it applies: the list
+        shows values without overrides, and the exit code is 4. The file is left as it is.
 
         \(sources)
 
@@ -87,9 +98,10 @@ enum Help {
           config-menu set function.album.like.enabled yes
           config-menu: function.album.like.enabled expects Y or N, got "yes"      (exit code 3)
         An unknown key is refused with the nearest names. Safe to run while the menu and the
-        program have the store open.
+        program have the store open. A store that is not the format at all is moved aside first
+        (overrides.json.corrupt-TIMESTAMP; the 5 newest copies are kept) and the message says where.
 
-          --note TEXT             a note kept with the override
+          --note TEXT             a note kept with the override (at most 4 KiB)
 
         \(sources)
 
@@ -101,6 +113,8 @@ enum Help {
                config-menu reset --all
 
         Removes the override of KEY, of every key in SCOPE, or every override (orphans included).
+        An entry of the store that is not applied (quarantined: see list --problems) is an
+        override too: resetting its key removes it from the file.
 
         \(sources)
 
@@ -110,7 +124,9 @@ enum Help {
         usage: config-menu export [FILE]
 
         Writes the overrides as a profile in the store's format (to standard output without FILE),
-        for example to keep a QA scenario or share it.
+        for example to keep a QA scenario or share it. A regular FILE (or the target of a link) is
+        replaced atomically; a device, FIFO or /dev/stdout is written through; a missing folder is
+        refused. A store that cannot be read is refused (exit 4) rather than exported as empty.
 
         \(sources)
 

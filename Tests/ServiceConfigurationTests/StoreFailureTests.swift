@@ -18,7 +18,6 @@ struct StoreFailureTests {
     static let expectedProblems: [String: String] = [
         "truncated.json": "not valid JSON",
         "not-json.json": "not valid JSON: expected a value at line 1, column 1",
-        "wrong-types.json": "\"value\" must be a string, found a boolean",
         "overrides-not-object.json": "\"overrides\" must be an object, found an array",
         "invalid-utf8.json": "invalid UTF-8 in a string",
         "future-version.json": "newer version of the format (version 2",
@@ -27,9 +26,7 @@ struct StoreFailureTests {
         "empty.json": "the file is empty",
         "top-level-array.json": "expected a JSON object at the top level, found an array",
         "wrong-format-marker.json": "\"format\" is \"something-else\"",
-        "unknown-field.json": "unknown field \"vaule\"",
         "trailing-garbage.json": "unexpected content after the end of the document",
-        "bad-timestamp.json": "\"setAt\" is not a UTC timestamp",
     ]
 
     /// Puts `bytes` where the store expects its file, with safe permissions.
@@ -42,10 +39,13 @@ struct StoreFailureTests {
         return url
     }
 
-    /// Checks the full contract for a refused file: clear error, moved aside intact, program on server values.
+    /// Checks the full contract for a refused file: readers report it and leave it exactly where it is, the program
+    /// runs on server values; the next writer moves it aside intact and writes a new file (a newer version's file is
+    /// never replaced).
     func expectRefused(_ bytes: [UInt8], problem: String) throws {
         let folder = TemporaryFolder()
         let url = try install(bytes, in: folder)
+        let listing = try folderListing(url.deletingLastPathComponent())
         let store = FileOverrideStore(url: url)
         let service = LiveConfigurationService(
             serverValues: [Fixture.FlagKey.name: "Y"],
@@ -57,20 +57,53 @@ struct StoreFailureTests {
         #expect(error.kind == .corrupt)
         #expect(error.description.hasPrefix(url.path + ": "))
         #expect(error.problem.contains(problem), "problem was: \(error.problem)")
-        let preserved = try #require(error.preservedAt)
-        #expect(preserved.lastPathComponent.hasPrefix("overrides.json.corrupt-"))
-        #expect(error.description.contains("moved aside to \(preserved.path)"))
-        #expect(!FileManager.default.fileExists(atPath: url.path))
-        #expect(try [UInt8](Data(contentsOf: preserved)) == bytes)
+        #expect(error.preservedAt == nil)
+        #expect(error.description.contains("no override from this file is applied"))
         #expect(service.flag == true)
         #expect(store.entries.isEmpty)
-        // The store keeps working: the next change writes a fresh file, the refused one stays aside.
+        // Readers (another instance, repeated reloads) never move, rename or rewrite anything.
+        #expect(FileOverrideStore(url: url).reload()?.kind == .corrupt)
+        #expect(try [UInt8](Data(contentsOf: url)) == bytes)
+        #expect(try folderListing(url.deletingLastPathComponent()) == listing)
+        if problem.contains("newer version") {
+            let refused = #expect(throws: OverrideStoreError.self) {
+                try service.setOverride(false, for: Fixture.FlagKey.self)
+            }
+            #expect(refused?.problem.contains("nothing was saved") == true)
+            #expect(try [UInt8](Data(contentsOf: url)) == bytes)
+            #expect(try folderListing(url.deletingLastPathComponent()) == listing)
+            return
+        }
+        // The next change moves the refused file aside intact, then writes a fresh file.
         try service.setOverride(false, for: Fixture.FlagKey.self)
         #expect(service.flag == false)
+        let moved = try #require(store.lastError)
+        let preserved = try #require(moved.preservedAt)
+        #expect(preserved.lastPathComponent.hasPrefix("overrides.json.corrupt-"))
+        #expect(moved.description.contains("moved aside to \(preserved.path)"))
         #expect(try [UInt8](Data(contentsOf: preserved)) == bytes)
+        let reader = FileOverrideStore(url: url)
+        #expect(reader.reload() == nil)
+        #expect(reader.entries.keys.sorted() == [Fixture.FlagKey.name])
     }
 
-    @Test("every file in the corrupt-store corpus is refused, moved aside, and reported", arguments: corpus)
+    /// The names in a folder and each file's size and modification time.
+    func folderListing(_ folder: URL) throws -> [String: [Int64]] {
+        var result: [String: [Int64]] = [:]
+        // The lock file is a writer's, created on its first change; it holds no data.
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasSuffix(".lock") {
+            var info = stat()
+            lstat(folder.appendingPathComponent(name).path, &info)
+            result[name] = [
+                Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec),
+            ]
+        }
+        return result
+    }
+
+    @Test(
+        "every file in the corrupt-store corpus is refused and reported; only a writer moves it aside",
+        arguments: corpus)
     func corpusFile(name: String) throws {
         let problem = try #require(Self.expectedProblems[name], "add \(name) to expectedProblems")
         let bytes = try [UInt8](Data(contentsOf: corruptStoreFixtures.appendingPathComponent(name)))
@@ -82,35 +115,46 @@ struct StoreFailureTests {
         #expect(Set(Self.corpus) == Set(Self.expectedProblems.keys))
     }
 
-    @Test("a 10 MB value is refused")
+    @Test("a 10 MB file is refused whole with its exact size; a 2 MB value is quarantined alone")
     func hugeValue() throws {
         let value = String(repeating: "x", count: 10 << 20)
         let text =
             #"{"format": "service-configuration-overrides", "version": 1, "overrides": {"k": {"value": "\#(value)"}}}"#
-        try expectRefused(Array(text.utf8), problem: "the file is 10 MiB; the limit is 8 MiB")
+        try expectRefused(
+            Array(text.utf8), problem: "the file is \(text.utf8.count) bytes (10.0 MiB); the limit is 8 MiB")
+        let folder = TemporaryFolder()
         let smaller = String(repeating: "x", count: 2 << 20)
         let text2 =
-            #"{"format": "service-configuration-overrides", "version": 1, "overrides": {"k": {"value": "\#(smaller)"}}}"#
-        try expectRefused(Array(text2.utf8), problem: "the value is 2048 KiB; the limit is 1024 KiB")
+            #"{"format": "service-configuration-overrides", "version": 1, "overrides": {"k": {"value": "\#(smaller)"}, "ok": {"value": "1"}}}"#
+        let url = try install(Array(text2.utf8), in: folder)
+        let store = FileOverrideStore(url: url)
+        #expect(store.reload() == nil)
+        #expect(store.entries.keys.sorted() == ["ok"])
+        #expect(store.problems.map(\.reason) == ["the value of k is 2 MiB; the limit is 1 MiB"])
     }
 
-    @Test("a folder where the file should be is moved aside")
+    @Test("a folder where the file should be is never moved, by readers or writers")
     func directoryInPlace() throws {
         let folder = TemporaryFolder()
         let url = folder.storeURL()
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: url.appendingPathComponent("inside.txt"))
         chmod(url.deletingLastPathComponent().path, 0o700)
         let store = FileOverrideStore(url: url)
         let error = try #require(store.reload())
-        #expect(error.kind == .corrupt)
-        #expect(error.problem == "this is a folder, not a file")
-        var isDirectory: ObjCBool = false
-        #expect(
-            FileManager.default.fileExists(atPath: error.preservedAt!.path, isDirectory: &isDirectory)
-                && isDirectory.boolValue)
-        try store.set("Y", forKey: "k")
-        #expect(FileOverrideStore(url: url).entries.isEmpty)
-        #expect(FileOverrideStore(url: url).reload() == nil)
+        #expect(error.kind == .io)
+        #expect(error.problem.hasPrefix("this is a folder, not a file"))
+        #expect(error.preservedAt == nil)
+        let refused = #expect(throws: OverrideStoreError.self) { try store.set("Y", forKey: "k") }
+        #expect(refused?.problem.hasPrefix("this is a folder, not a file") == true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+        #expect(names.filter { !$0.hasSuffix(".lock") } == ["overrides.json"])
+        #expect(try String(contentsOf: url.appendingPathComponent("inside.txt"), encoding: .utf8) == "keep")
+        // A path that ends with a slash names a folder even when nothing is there yet.
+        let slashed = FileOverrideStore(url: URL(fileURLWithPath: folder.url.path + "/new/"))
+        #expect(slashed.reload()?.problem.hasPrefix("this is a folder, not a file") == true)
+        #expect(throws: OverrideStoreError.self) { try slashed.set("Y", forKey: "k") }
+        #expect(!FileManager.default.fileExists(atPath: folder.url.path + "/new"))
     }
 
     @Test(

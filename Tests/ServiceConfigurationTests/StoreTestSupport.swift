@@ -80,3 +80,20 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bo
 /// The folder holding the checked-in corrupt-store corpus.
 let corruptStoreFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/CorruptStores", isDirectory: true)
+
+/// The folder holding files whose problems are in single entries (quarantined or reported, never refused whole).
+let tolerableStoreFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/TolerableStores", isDirectory: true)
+
+/// Writes `text` as a store file at `url` (folder 0700, file 0600), creating the folder.
+func writeStore(_ text: String, at url: URL) throws {
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    chmod(url.deletingLastPathComponent().path, 0o700)
+    try Data(text.utf8).write(to: url)
+    chmod(url.path, 0o600)
+}
+
+/// A store document with `overrides` as the JSON text of its `overrides` member.
+func storeText(_ overrides: String, extra: String = "") -> String {
+    #"{"format": "service-configuration-overrides", "version": 1, \#(extra)"overrides": {\#(overrides)}}"#
+}

@@ -31,6 +31,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .unknownKey(let name, let suggestions):
             let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
             return "unknown key \"\(name)\"\(hint)"
+        case .duplicateKeyName(let name, let first, let second) where first == second:
+            return "key name \"\(name)\" is declared twice in scope \(first); wire names must be unique"
         case .duplicateKeyName(let name, let first, let second):
             return "key name \"\(name)\" is declared in two scopes, \(first) and \(second); wire names must be unique"
         case .scopeHasNoKeys(let scope):

@@ -12,14 +12,23 @@ public import Foundation
 /// - **Atomic**: every save writes a new file in the same folder, flushes it, and renames it over the old one;
 ///   readers see the old file or the new one, never a mixture, even if the writer is killed.
 /// - **No lost writes**: every change is a read-modify-write under an advisory lock (`flock` on `<file>.lock`),
-///   merged with what is on disk, so processes changing different keys at once all keep their changes.
+///   merged with what is on disk, so processes changing different keys at once all keep their changes. A writer
+///   waits at most 5 seconds for the lock, then fails naming the lock file.
 /// - **Live**: ``startWatching(_:)`` reloads within a second when another process changes the file (inotify on
-///   Linux, `stat` polling elsewhere) and notifies observers.
-/// - **Nothing lost**: entries for unknown keys are kept (and reported as orphans by ``diagnostics(catalog:serverValues:)``);
-///   a file that cannot be read is moved aside to `<name>.corrupt-<timestamp>`, never overwritten, and the
-///   problem is kept in ``lastError``.
-/// - **Private**: the file is created with mode 0600 in a folder with mode 0700; a file others can write, or that
-///   another user owns, is refused untouched.
+///   Linux, `stat` polling elsewhere) and notifies observers; it survives the folder being deleted and recreated,
+///   and ``liveReloadProblem`` says when it could only fall back to polling.
+/// - **Readers never destroy**: reading (``reload()``, the menu, a running program) never moves, renames or
+///   rewrites anything. A file that is not this format at all is reported in ``lastError`` and nothing from it
+///   applies; only a writer that must replace such a regular file moves it aside first (to
+///   `<name>.corrupt-<timestamp>`, keeping the newest five), under the lock, after reading it again.
+/// - **Tolerant**: unknown fields are kept and written back; an entry that cannot be used is quarantined alone
+///   (kept, listed in ``problems``, not applied) while the others apply; entries for unknown keys are kept (and
+///   reported as orphans by ``diagnostics(catalog:serverValues:)``).
+/// - **Bounded**: readers and writers share ``OverrideStoreLimits``; a change past them is refused before anything
+///   is written.
+/// - **Private**: the file is created with mode 0600 in a folder with mode 0700; a file (or lock file) others can
+///   write, or that another user owns, is refused untouched; a file made read-only (mode 400) is not replaced.
+/// - **Symbolic links** are followed: checks, locking and replacement apply to the target, in its own folder.
 public final class FileOverrideStore: Sendable {
     /// The store file.
     public let url: URL
@@ -38,7 +47,7 @@ public final class FileOverrideStore: Sendable {
     }
 
     private let file: StoreFile
-    private let state = Locked(State())
+    let state = Locked(State())
     /// The buffer the last save encoded into, kept for its capacity.
     private let scratch = Locked<[UInt8]>([])
 
@@ -47,10 +56,11 @@ public final class FileOverrideStore: Sendable {
         self.init(url: url, faults: nil)
     }
 
-    /// Creates a store whose file operations can be made to fail, for tests of disk-full and read-only behaviour.
-    package init(url: URL, faults: StoreFaultInjector?) {
-        self.url = url.standardizedFileURL
-        self.file = StoreFile(url: self.url, faults: faults)
+    /// Creates a store whose file operations can be made to fail, for tests of disk-full and read-only behaviour,
+    /// and whose writers wait at most `lockTimeout` for another process's lock.
+    package init(url: URL, faults: StoreFaultInjector?, lockTimeout: Duration = .seconds(5)) {
+        self.url = url.hasDirectoryPath ? url : url.standardizedFileURL
+        self.file = StoreFile(url: self.url, faults: faults, lockTimeout: lockTimeout)
     }
 
     deinit {
@@ -59,12 +69,12 @@ public final class FileOverrideStore: Sendable {
 
     // MARK: Reading
 
-    /// The override of `key` as last read from or written to the file.
+    /// The override of `key` as last read from or written to the file (`nil` for a quarantined entry).
     public func entry(forKey key: String) -> OverrideEntry? {
         state.withLock { $0.document[key] }
     }
 
-    /// The overrides as last read from or written to the file.
+    /// The overrides as last read from or written to the file; quarantined entries are not among them.
     public var entries: [String: OverrideEntry] {
         state.withLock { state in
             if let entries = state.entries { return entries }
@@ -74,70 +84,67 @@ public final class FileOverrideStore: Sendable {
         }
     }
 
+    /// What is wrong with single entries of the file as last read, sorted by key: quarantined entries (kept in the
+    /// file, not applied) and unreadable metadata fields (the override applies). Empty for a clean file.
+    ///
+    /// ```swift
+    /// let notApplied = store.problems.filter { !$0.isApplied }   // "3 overrides are not applied: ..."
+    /// ```
+    public var problems: [OverrideStoreProblem] { state.withLock { $0.document.problems } }
+
+    /// The problem of the entry `key` in the file, if any (the first one for an entry with several).
+    public func problem(forKey key: String) -> OverrideStoreProblem? {
+        state.withLock { state in state.document.problems.first { $0.key == key } }
+    }
+
     /// The last problem with the file, or `nil` when the last read or write succeeded.
     public var lastError: OverrideStoreError? { state.withLock { $0.lastError } }
+
+    /// Why live reload is not working as it should (for example "inotify is unavailable ...; polling every
+    /// 250 ms"), or `nil` when it works or is not started. Read it on each refresh; it changes from the watcher's
+    /// thread.
+    public var liveReloadProblem: String? { state.withLock { $0.watcher }?.problem }
 
     /// Reads the file if it changed since the last read or write, and notifies observers of changed keys; returns the
     /// problem this read found, if any (an unchanged file is not read again and returns `nil`).
     ///
-    /// A missing file is an empty store. A file that cannot be parsed is moved aside and the store becomes empty;
-    /// the returned (and ``lastError``) error says why and where the file went. A file refused for its permissions
-    /// is left alone and the store keeps its previous contents.
+    /// A missing file is an empty store. A file that is not this format is left where it is, nothing from it
+    /// applies (the store becomes empty), and the returned error (also in ``lastError``) says why. Entries that
+    /// cannot be used are quarantined and listed in ``problems``; the others apply. A file refused for its
+    /// permissions, or a folder where the file should be, is left alone and the store keeps its previous contents.
+    /// Reading takes no lock and never changes anything on disk.
     @discardableResult
     public func reload() -> OverrideStoreError? {
-        if file.fingerprint() == state.withLock({ $0.fingerprint }) { return nil }
-        // Read and record under a shared lock: a save (here or in another process) cannot land in between, so a
-        // reload never records an older file over a newer one.
-        let outcome: Result<OverrideStoreChange?, StoreFile.Failure> = Result { () throws(StoreFile.Failure) in
-            try file.withSharedLock { () throws(StoreFile.Failure) in
-                let (document, fingerprint) = try parseCurrent()
-                return record(document, fingerprint: fingerprint, error: nil, changed: nil)
-            }
+        do throws(StoreFile.Failure) {
+            _ = try file.target()
+        } catch {
+            return refuse(OverrideStoreError(url: url, kind: error.kind, problem: error.problem))
         }
-        switch outcome {
-        case .success(let change):
-            if let change { notify(change) }
-            return nil
-        case .failure(let failure) where failure.kind == .corrupt:
-            // Refuse it under the exclusive lock, after checking it is not half-written by an editor.
-            let refused: OverrideStoreError
-            do {
-                let change = try file.withExclusiveLock { () throws(StoreFile.Failure) in
-                    let (document, fingerprint) = try parseOrMoveAside()
-                    return record(document, fingerprint: fingerprint, error: nil, changed: nil)
+        for _ in 0..<8 {
+            let seen = file.fingerprint()
+            if seen == state.withLock({ $0.fingerprint }) { return nil }
+            do throws(StoreFile.Failure) {
+                let (document, fingerprint) = try parseCurrent()
+                // A save (here or elsewhere) may have landed since the read: record only a file that is still the
+                // current one, under the state lock that saves record under too, so an older file never wins.
+                let outcome = state.withLock { state -> OverrideStoreChange?? in
+                    guard file.fingerprint() == fingerprint else { return .none }
+                    return .some(Self.record(document, fingerprint: fingerprint, error: nil, changed: nil, in: &state))
                 }
+                guard let change = outcome else { continue }
                 if let change { notify(change) }
                 return nil
             } catch {
-                refused = OverrideStoreError(
-                    url: url, kind: error.kind, problem: error.problem, preservedAt: error.preservedAt)
+                let refused = OverrideStoreError(url: url, kind: error.kind, problem: error.problem)
+                if refused.kind == .corrupt {
+                    commit(OverrideDocument(), fingerprint: seen, error: refused)
+                } else {
+                    state.withLock { $0.lastError = refused }
+                }
+                return refused
             }
-            if refused.kind == .corrupt {
-                commit(OverrideDocument(), fingerprint: file.fingerprint(), error: refused)
-            } else {
-                state.withLock { $0.lastError = refused }
-            }
-            return refused
-        case .failure(let failure):
-            let error = OverrideStoreError(url: url, kind: failure.kind, problem: failure.problem)
-            state.withLock { $0.lastError = error }
-            return error
         }
-    }
-
-    /// Under the lock: parses the file, or moves it aside if it stays unparseable. A person's editor may still be
-    /// writing it, so a file that changes within 50 ms is read again rather than refused.
-    private func parseOrMoveAside() throws(StoreFile.Failure) -> (OverrideDocument, FileFingerprint?) {
-        do throws(StoreFile.Failure) {
-            return try parseCurrent()
-        } catch  where error.kind == .corrupt {
-            let before = file.fingerprint()
-            usleep(50_000)
-            if file.fingerprint() != before { return try parseCurrent() }
-            var moved = error
-            moved.preservedAt = try file.moveAside()
-            throw moved
-        }
+        return nil
     }
 
     private func parseCurrent() throws(StoreFile.Failure) -> (OverrideDocument, FileFingerprint?) {
@@ -145,57 +152,81 @@ public final class FileOverrideStore: Sendable {
         do {
             return (try OverrideDocument(parsing: bytes), fingerprint)
         } catch {
-            throw StoreFile.Failure(kind: .corrupt, problem: error.description)
+            throw StoreFile.Failure(kind: .corrupt, problem: error.description, mustNotReplace: error.isNewerFormat)
         }
+    }
+
+    /// Parses store bytes as ``reload()`` does and returns the number of overrides read (quarantined ones included),
+    /// or `nil` for a file refused whole; for the benchmarks.
+    package static func usableEntryCount(parsing bytes: [UInt8]) -> Int? {
+        (try? OverrideDocument(parsing: bytes))?.count
     }
 
     // MARK: Writing
 
     /// Sets the override of `key` to the wire string `value`, recording the time, the server value it replaces
     /// and an optional note, and saves before returning.
+    ///
+    /// A key name, value, server value or note past ``OverrideStoreLimits`` is refused
+    /// (``OverrideStoreError/Kind/limitExceeded``) before anything is written.
     public func set(
         _ value: String,
         forKey key: String,
         serverValue: String? = nil,
         note: String? = nil
     ) throws(OverrideStoreError) {
-        guard value.utf8.count <= OverrideDocument.maximumValueSize else {
-            throw OverrideStoreError(
-                url: url, kind: .io, problem: "the value of \(key) is larger than 1 MiB; not saved")
-        }
         let entry = OverrideEntry(value: value, setAt: Date(), serverValueWhenSet: serverValue, note: note)
+        if let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
+            throw refuse(OverrideStoreError(url: url, kind: .limitExceeded, problem: violation + "; nothing was saved"))
+        }
         try save(touching: [key]) { $0[key] = entry }
     }
 
-    /// Removes the override of `key`, if any, and saves.
+    /// Removes the override of `key` (quarantined or not), if any, and saves.
     public func removeValue(forKey key: String) throws(OverrideStoreError) {
         try save(touching: [key]) { $0[key] = nil }
     }
 
-    /// Removes every override and saves.
+    /// Removes every override, quarantined ones included, and saves.
     public func removeAll() throws(OverrideStoreError) {
-        try modify { $0.removeAll() }
+        try save(touching: nil) { $0.removeAllLines() }
     }
 
     /// Changes the overrides with `body` as one read-modify-write: under the store's file lock, starting from what
     /// is on disk now (including other processes' changes), saved atomically before returning.
     ///
-    /// On failure nothing changes, in memory or on disk, and the error (also in ``lastError``) says why.
+    /// `body` sees the usable entries; quarantined entries stay unless `body` sets their key. On failure nothing
+    /// changes, in memory or on disk, and the error (also in ``lastError``) says why.
     public func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError) {
+        try modify(replacingAll: false, body)
+    }
+
+    /// ``modify(_:)``, optionally starting from no entries at all (quarantined ones included).
+    package func modify(
+        replacingAll: Bool,
+        _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
         try save(touching: nil) { document throws(StoreFile.Failure) in
-            var entries = document.entries
+            let before = document.entries
+            var entries = replacingAll ? [:] : before
             do {
                 try body(&entries)
             } catch {
                 throw StoreFile.Failure(kind: .io, problem: "the change was refused: \(error)")
             }
-            for key in Set(document.entries.keys).union(entries.keys) where document[key] != entries[key] {
-                if let entry = entries[key], entry.value.utf8.count > OverrideDocument.maximumValueSize {
-                    throw StoreFile.Failure(kind: .io, problem: "the value of \(key) is larger than 1 MiB; not saved")
+            if replacingAll { document.removeAllLines() }
+            for key in Set(before.keys).union(entries.keys) where document[key] != entries[key] {
+                if let entry = entries[key], let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
+                    throw StoreFile.Failure(kind: .limitExceeded, problem: violation + "; nothing was saved")
                 }
                 document[key] = entries[key]
             }
         }
+    }
+
+    private func refuse(_ error: OverrideStoreError) -> OverrideStoreError {
+        state.withLock { $0.lastError = error }
+        return error
     }
 
     /// The one write path: lock, start from the file as it is now, apply `edit`, save if anything changed, then
@@ -206,71 +237,116 @@ public final class FileOverrideStore: Sendable {
     ) throws(OverrideStoreError) {
         let change: OverrideStoreChange?
         do {
-            change = try file.withExclusiveLock { () throws(StoreFile.Failure) -> OverrideStoreChange? in
-                var (document, fingerprint, refused, cached) = try currentUnderLock()
+            change = try file.withExclusiveLock { target throws(StoreFile.Failure) -> OverrideStoreChange? in
+                file.removeStaleTemporaryFiles(beside: target)
+                var (document, fingerprint, refused, cached) = try currentUnderLock(target)
                 let before = document
                 try edit(&document)
-                let changed = keys.map { $0.filter { before[$0] != document[$0] } }
+                let changed = keys.map { $0.filter { before.line(forKey: $0) != document.line(forKey: $0) } }
                 if changed.map({ !$0.isEmpty }) ?? (document != before) || fingerprint == nil && !document.isEmpty {
+                    try file.checkWritable(target)
                     var buffer = scratch.withLock { buffer in
                         defer { buffer = [] }
                         return buffer
                     }
                     document.encode(into: &buffer)
                     defer { scratch.withLock { [buffer] in $0 = buffer } }
-                    fingerprint = try file.replace(with: buffer)
+                    guard buffer.count <= OverrideStoreLimits.maximumFileSize else {
+                        throw StoreFile.Failure(
+                            kind: .limitExceeded,
+                            problem: "the file would be \(ByteCount.describe(buffer.count)); the limit is "
+                                + "\(ByteCount.describe(OverrideStoreLimits.maximumFileSize)); nothing was saved")
+                    }
+                    if let refused, refused.kind == .corrupt {
+                        // Only now, with a new file ready to write, is the refused one moved aside.
+                        let preserved = try file.moveAside(target)
+                        let moved = OverrideStoreError(
+                            url: url, kind: .corrupt, problem: refused.problem, preservedAt: preserved)
+                        fingerprint = try file.replace(target, with: buffer)
+                        return state.withLock { state in
+                            Self.record(document, fingerprint: fingerprint, error: moved, changed: nil, in: &state)
+                        }
+                    }
+                    fingerprint = try file.replace(target, with: buffer)
+                }
+                // Nothing was written over a refused file (the change changed nothing): it stays, and stays refused.
+                if let refused {
+                    let error = OverrideStoreError(url: url, kind: refused.kind, problem: refused.problem)
+                    return state.withLock { state in
+                        Self.record(document, fingerprint: file.fingerprint(), error: error, changed: nil, in: &state)
+                    }
                 }
                 // The known keys are relative to `before`, which is the in-memory state only if it came from the cache.
-                return record(document, fingerprint: fingerprint, error: refused, changed: cached ? changed : nil)
+                return state.withLock { state in
+                    Self.record(
+                        document, fingerprint: fingerprint, error: nil, changed: cached ? changed : nil, in: &state)
+                }
             }
         } catch {
-            let storeError = OverrideStoreError(
-                url: url, kind: error.kind, problem: error.problem, preservedAt: error.preservedAt)
-            state.withLock { $0.lastError = storeError }
-            throw storeError
+            throw refuse(
+                OverrideStoreError(url: url, kind: error.kind, problem: error.problem, preservedAt: error.preservedAt))
         }
         if let change { notify(change) }
     }
 
-    /// The document on disk, reusing the in-memory copy when the file has not changed since it was read. A file
-    /// that cannot be parsed is moved aside (the problem goes to ``lastError``) and the change starts from empty.
-    private func currentUnderLock() throws(StoreFile.Failure) -> (
-        document: OverrideDocument, fingerprint: FileFingerprint?, refused: OverrideStoreError?, cached: Bool
+    /// The document on disk, reusing the in-memory copy when the file has not changed since it was read. A file that
+    /// is not this format is read again after a pause (a person's editor may be half-way through writing it); if
+    /// it is still refused the change starts from empty and the caller moves the file aside before saving. A file in
+    /// a newer format, or anything that is not a regular file, is never replaced.
+    private func currentUnderLock(_ target: String) throws(StoreFile.Failure) -> (
+        document: OverrideDocument, fingerprint: FileFingerprint?, refused: StoreFile.Failure?, cached: Bool
     ) {
         let current = file.fingerprint()
-        let cached = state.withLock { state in state.fingerprint == current ? state.document : nil }
+        // The in-memory copy stands for the file only if the file was read without being refused.
+        let cached = state.withLock { state in
+            state.fingerprint == current && current != nil
+                && !(state.lastError?.kind == .corrupt && state.lastError?.preservedAt == nil)
+                ? state.document : nil
+        }
         if let cached { return (cached, current, nil, true) }
-        do throws(StoreFile.Failure) {
-            let (document, fingerprint) = try parseOrMoveAside()
-            return (document, fingerprint, nil, false)
-        } catch  where error.kind == .corrupt {
-            let refused = OverrideStoreError(
-                url: url, kind: .corrupt, problem: error.problem, preservedAt: error.preservedAt)
-            return (OverrideDocument(), nil, refused, false)
+        var attempt = 0
+        while true {
+            do throws(StoreFile.Failure) {
+                let (document, fingerprint) = try parseCurrent()
+                return (document, fingerprint, nil, false)
+            } catch  where error.kind == .corrupt && !error.mustNotReplace {
+                let before = file.fingerprint()
+                usleep(50_000)
+                attempt += 1
+                if file.fingerprint() != before, attempt < 20 { continue }
+                if attempt < 2 { continue }
+                return (OverrideDocument(), nil, error, false)
+            } catch  where error.kind == .corrupt {
+                throw StoreFile.Failure(
+                    kind: .corrupt, problem: error.problem + "; nothing was saved", mustNotReplace: true)
+            }
         }
     }
 
     private func commit(_ document: OverrideDocument, fingerprint: FileFingerprint?, error: OverrideStoreError?) {
-        if let change = record(document, fingerprint: fingerprint, error: error, changed: nil) { notify(change) }
+        let change = state.withLock { state in
+            Self.record(document, fingerprint: fingerprint, error: error, changed: nil, in: &state)
+        }
+        if let change { notify(change) }
     }
 
-    /// Stores the new state; returns the change to announce, if any key changed. `changed` is the set of changed
-    /// keys when the caller knows it relative to the in-memory state; `nil` compares everything.
-    private func record(
+    /// Stores the new state; returns the change to announce, if any key changed and anyone listens. `changed` is
+    /// the set of changed keys when the caller knows it relative to the in-memory state; `nil` compares everything.
+    private static func record(
         _ document: OverrideDocument,
         fingerprint: FileFingerprint?,
         error: OverrideStoreError?,
-        changed known: Set<String>?
+        changed known: Set<String>?,
+        in state: inout State
     ) -> OverrideStoreChange? {
-        state.withLock { state in
-            let previous = state.document
-            state.document = document
-            state.fingerprint = fingerprint
-            state.lastError = error
-            let changed = known ?? previous.changedKeys(comparedTo: document)
-            guard !changed.isEmpty else { return nil }
-            return OverrideStoreChange(changes: Dictionary(uniqueKeysWithValues: changed.map { ($0, document[$0]) }))
-        }
+        let previous = state.document
+        state.document = document
+        state.fingerprint = fingerprint
+        state.lastError = error
+        guard !state.observers.isEmpty else { return nil }
+        let changed = known ?? previous.changedKeys(comparedTo: document)
+        guard !changed.isEmpty else { return nil }
+        return OverrideStoreChange(changes: Dictionary(uniqueKeysWithValues: changed.map { ($0, document[$0]) }))
     }
 
     // MARK: Observing

@@ -13,30 +13,59 @@ import Foundation
 ///   }
 /// }
 /// ```
+///
+/// What this build does not understand is kept, so the format can grow without a new version: unknown top-level
+/// members (written back after `version`, in their order), unknown entry fields (see
+/// ``OverrideEntry/preservedFields``), and whole entries that cannot be used (quarantined: kept as found, reported,
+/// not applied). Only a file that is not a JSON object of this format is refused whole.
 struct OverrideDocument: Sendable, Equatable {
     static let formatName = "service-configuration-overrides"
     static let version = 1
-    static let maximumFileSize = 8 << 20
-    static let maximumValueSize = 1 << 20
-    static let maximumKeySize = 1 << 10
-    static let maximumNoteSize = 4 << 10
 
-    /// One override: its key, its entry, and its encoded line (indented, without a trailing comma; empty until the
-    /// first save needs it, so reading a file encodes nothing).
+    /// One override: its key, its entry (or, for a quarantined entry, the JSON text found in the file), and its
+    /// encoded line (indented, without a trailing comma; empty until the first save needs it, so reading a file
+    /// encodes nothing).
     struct Line: Sendable, Equatable {
         var key: String
-        var entry: OverrideEntry
+        /// The usable entry; `nil` for a quarantined one.
+        var entry: OverrideEntry?
+        /// A quarantined entry's JSON text, exactly as found; empty for a usable entry.
+        var quarantined: [UInt8] = []
         var bytes: [UInt8] = []
 
-        static func == (lhs: Line, rhs: Line) -> Bool { lhs.key == rhs.key && lhs.entry == rhs.entry }
+        init(key: String, entry: OverrideEntry) {
+            self.key = key
+            self.entry = entry
+        }
+
+        init(key: String, quarantined: [UInt8]) {
+            self.key = key
+            self.quarantined = quarantined
+        }
+
+        static func == (lhs: Line, rhs: Line) -> Bool {
+            lhs.key == rhs.key && lhs.entry == rhs.entry && lhs.quarantined == rhs.quarantined
+        }
+    }
+
+    /// A top-level member this build does not know, kept with its JSON text.
+    struct Member: Sendable, Equatable {
+        var name: String
+        var json: [UInt8]
     }
 
     /// The lines in UTF-8 byte order of their keys (the order they are written in), in chunks of at most
     /// `2 * chunkSize`. Chunks keep a change cheap: a copy-on-write copies one chunk and the short list of chunks,
     /// not every entry, and a save re-encodes only the line that changed.
     private var chunks: [[Line]] = []
+    /// The number of lines, quarantined ones included.
     private(set) var count = 0
-    private static let chunkSize = 64
+    static let chunkSize = 64
+    /// Top-level members this build does not know, in file order.
+    var unknownMembers: [Member] = []
+    /// The problems found in the entries when the file was read, sorted by key; a key's problems go when its line
+    /// is replaced or removed.
+    private(set) var problems: [OverrideStoreProblem] = []
 
     init() {}
 
@@ -45,7 +74,17 @@ struct OverrideDocument: Sendable, Equatable {
         self.init(sortedLines: sorted.map { Line(key: $0.key, entry: $0.value) })
     }
 
-    private init(sortedLines lines: [Line]) {
+    /// A document from lines already cut into sorted chunks of at most `2 * chunkSize` lines each.
+    init(sortedChunks: [[Line]], count: Int, unknownMembers: [Member], problems: [OverrideStoreProblem]) {
+        chunks = sortedChunks
+        self.count = count
+        self.unknownMembers = unknownMembers
+        self.problems = problems
+    }
+
+    init(sortedLines lines: [Line], unknownMembers: [Member] = [], problems: [OverrideStoreProblem] = []) {
+        self.unknownMembers = unknownMembers
+        self.problems = problems
         count = lines.count
         chunks = stride(from: 0, to: lines.count, by: Self.chunkSize).map {
             Array(lines[$0..<min($0 + Self.chunkSize, lines.count)])
@@ -53,17 +92,37 @@ struct OverrideDocument: Sendable, Equatable {
     }
 
     static func == (lhs: OverrideDocument, rhs: OverrideDocument) -> Bool {
-        lhs.count == rhs.count && lhs.chunks.joined().elementsEqual(rhs.chunks.joined())
+        lhs.count == rhs.count && lhs.unknownMembers == rhs.unknownMembers
+            && lhs.chunks.joined().elementsEqual(rhs.chunks.joined())
     }
 
+    /// Whether the document has no lines (quarantined ones count).
     var isEmpty: Bool { count == 0 }
 
-    /// Every entry, as a dictionary (built on each call).
+    /// Every usable entry, as a dictionary (built on each call).
     var entries: [String: OverrideEntry] {
         var result: [String: OverrideEntry] = [:]
         result.reserveCapacity(count)
-        for line in chunks.joined() { result[line.key] = line.entry }
+        for line in chunks.joined() {
+            if let entry = line.entry { result[line.key] = entry }
+        }
         return result
+    }
+
+    /// The quarantined entries' problems (those not applied), sorted by key.
+    var quarantinedProblems: [OverrideStoreProblem] { problems.filter { !$0.isApplied } }
+
+    /// Removes every line (quarantined ones included); unknown top-level members stay.
+    mutating func removeAllLines() {
+        chunks = []
+        count = 0
+        problems = []
+    }
+
+    /// The line of `key`, usable or quarantined.
+    func line(forKey key: String) -> Line? {
+        let (chunk, index, found) = position(of: key)
+        return found ? chunks[chunk][index] : nil
     }
 
     /// The keys whose entries differ between `self` and `other`, found by walking both in key order.
@@ -89,7 +148,7 @@ struct OverrideDocument: Sendable, Equatable {
             let leftKey = chunks[left.chunk][left.line].key
             let rightKey = other.chunks[right.chunk][right.line].key
             if leftKey == rightKey {
-                if chunks[left.chunk][left.line].entry != other.chunks[right.chunk][right.line].entry {
+                if chunks[left.chunk][left.line] != other.chunks[right.chunk][right.line] {
                     changed.insert(leftKey)
                 }
                 advance(&left, in: self)
@@ -105,12 +164,14 @@ struct OverrideDocument: Sendable, Equatable {
         return changed
     }
 
+    /// The usable entry of `key`; setting replaces the key's line (quarantined or not), `nil` removes it.
     subscript(key: String) -> OverrideEntry? {
         get {
             let (chunk, index, found) = position(of: key)
             return found ? chunks[chunk][index].entry : nil
         }
         set {
+            if !problems.isEmpty { problems.removeAll { $0.key == key } }
             let (chunk, index, found) = position(of: key)
             guard let newValue else {
                 guard found else { return }
@@ -182,6 +243,13 @@ struct OverrideDocument: Sendable, Equatable {
 
     // MARK: Encoding
 
+    /// The whole file, keeping the encoded lines for the next call.
+    mutating func encodedBytes() -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(into: &buffer)
+        return buffer
+    }
+
     /// The whole file, byte for byte deterministic.
     func encoded() -> [UInt8] {
         var copy = self
@@ -196,6 +264,13 @@ struct OverrideDocument: Sendable, Equatable {
         buffer.removeAll(keepingCapacity: true)
         buffer.append(
             contentsOf: Array("{\n  \"format\": \"\(Self.formatName)\",\n  \"version\": \(Self.version),\n".utf8))
+        for member in unknownMembers {
+            buffer.append(contentsOf: [0x20, 0x20])
+            JSONWriter.appendString(member.name, to: &buffer)
+            buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+            buffer.append(contentsOf: member.json)
+            buffer.append(contentsOf: [UInt8(ascii: ","), 0x0A])
+        }
         if chunks.isEmpty {
             buffer.append(contentsOf: Array("  \"overrides\": {}\n}\n".utf8))
             return
@@ -212,8 +287,7 @@ struct OverrideDocument: Sendable, Equatable {
                 }
                 first = false
                 if chunks[chunk][line].bytes.isEmpty {
-                    chunks[chunk][line].bytes = Self.encode(
-                        key: chunks[chunk][line].key, entry: chunks[chunk][line].entry)
+                    chunks[chunk][line].bytes = Self.encode(chunks[chunk][line])
                 }
                 chunks[chunk][line].bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
             }
@@ -221,161 +295,51 @@ struct OverrideDocument: Sendable, Equatable {
         buffer.append(contentsOf: Array("\n  }\n}\n".utf8))
     }
 
-    /// One entry's line, indented, without the separating comma and newline.
-    private static func encode(key: String, entry: OverrideEntry) -> [UInt8] {
+    /// One line, indented, without the separating comma and newline: fields in UTF-8 byte order of their names,
+    /// preserved fields among them.
+    private static func encode(_ line: Line) -> [UInt8] {
         var buffer: [UInt8] = [0x20, 0x20, 0x20, 0x20]
-        JSONWriter.appendString(key, to: &buffer)
-        buffer.append(contentsOf: Array(": {".utf8))
-        var first = true
-        func field(_ name: String, _ value: String?) {
-            guard let value else { return }
-            if !first { buffer.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
-            first = false
-            JSONWriter.appendString(name, to: &buffer)
-            buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
-            JSONWriter.appendString(value, to: &buffer)
+        JSONWriter.appendString(line.key, to: &buffer)
+        buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+        guard let entry = line.entry else {
+            buffer.append(contentsOf: line.quarantined)
+            return buffer
         }
-        field("note", entry.note)
-        field("serverValueWhenSet", entry.serverValueWhenSet)
-        field("setAt", entry.setAt.map(Timestamp.format))
-        field("value", entry.value)
+        buffer.append(UInt8(ascii: "{"))
+        var fields: [(name: String, json: [UInt8])] = []
+        func string(_ text: String) -> [UInt8] {
+            var bytes: [UInt8] = []
+            JSONWriter.appendString(text, to: &bytes)
+            return bytes
+        }
+        if let note = entry.note { fields.append(("note", string(note))) }
+        if let server = entry.serverValueWhenSet { fields.append(("serverValueWhenSet", string(server))) }
+        if let setAt = entry.setAt { fields.append(("setAt", string(Timestamp.format(setAt)))) }
+        fields.append(("value", string(entry.value)))
+        if !entry.preservedFields.isEmpty {
+            for (name, json) in entry.preservedFields where !fields.contains(where: { $0.name == name }) {
+                fields.append((name, Array(json.utf8)))
+            }
+            fields.sort { precedes($0.name, $1.name) }
+        }
+        for (offset, field) in fields.enumerated() {
+            if offset > 0 { buffer.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
+            JSONWriter.appendString(field.name, to: &buffer)
+            buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+            buffer.append(contentsOf: field.json)
+        }
         buffer.append(UInt8(ascii: "}"))
         return buffer
-    }
-
-    // MARK: Decoding
-
-    /// Parses a file's bytes; the error says what is wrong and where, for a person to fix.
-    init(parsing bytes: [UInt8]) throws(DocumentError) {
-        guard bytes.count <= Self.maximumFileSize else {
-            throw DocumentError("the file is \(bytes.count >> 20) MiB; the limit is \(Self.maximumFileSize >> 20) MiB")
-        }
-        guard !bytes.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) else {
-            throw DocumentError("the file is empty")
-        }
-        let root: JSONValue
-        do {
-            root = try StrictJSON.parse(bytes)
-        } catch {
-            throw DocumentError("not valid JSON: \(error)")
-        }
-        guard case .object(let members) = root else {
-            throw DocumentError("expected a JSON object at the top level, found \(root.typeDescription)")
-        }
-        // A hand-written scenario may be a plain map of key names to wire strings; the next save writes it in the
-        // full format.
-        if !members.isEmpty, !members.contains(where: { $0.key == "format" }),
-            members.allSatisfy({ if case .string = $0.value { true } else { false } })
-        {
-            var lines: [Line] = []
-            for member in members {
-                guard case .string(let value) = member.value else { continue }
-                let entry = try Self.decodeEntry(key: member.key, .object([("value", .string(value))]))
-                lines.append(Line(key: member.key, entry: entry))
-            }
-            lines.sort { Self.precedes($0.key, $1.key) }
-            self.init(sortedLines: lines)
-            return
-        }
-        if !members.contains(where: { ["format", "version", "overrides"].contains($0.key) }),
-            let bad = members.first(where: { if case .string = $0.value { false } else { true } })
-        {
-            throw DocumentError(
-                "the value of \"\(bad.key)\" must be a string (wire format), found \(bad.value.typeDescription)"
-            )
-        }
-        var format: String?
-        var version: Int?
-        var overrides: [(key: String, value: JSONValue)]?
-        for member in members {
-            switch (member.key, member.value) {
-            case ("format", .string(let name)): format = name
-            case ("version", .number(let literal)):
-                guard let number = Int(literal) else {
-                    throw DocumentError("\"version\" must be a whole number, found \(literal)")
-                }
-                version = number
-            case ("overrides", .object(let entries)): overrides = entries
-            case ("format", let other), ("version", let other), ("overrides", let other):
-                let expected =
-                    member.key == "overrides" ? "an object" : member.key == "version" ? "a number" : "a string"
-                throw DocumentError("\"\(member.key)\" must be \(expected), found \(other.typeDescription)")
-            default:
-                throw DocumentError("unknown top-level field \"\(member.key)\"; expected format, version, overrides")
-            }
-        }
-        guard format == Self.formatName else {
-            throw DocumentError(
-                format.map { "\"format\" is \"\($0)\", not \"\(Self.formatName)\"" }
-                    ?? "missing \"format\": \"\(Self.formatName)\"; this is not an override store"
-            )
-        }
-        guard let version else { throw DocumentError("missing \"version\"") }
-        guard version <= Self.version else {
-            throw DocumentError(
-                "written by a newer version of the format (version \(version); this build reads up to \(Self.version))"
-            )
-        }
-        guard version >= 1 else { throw DocumentError("unsupported format version \(version)") }
-        guard let overrides else { throw DocumentError("missing \"overrides\"") }
-        var lines: [Line] = []
-        lines.reserveCapacity(overrides.count)
-        for (key, value) in overrides {
-            lines.append(Line(key: key, entry: try Self.decodeEntry(key: key, value)))
-        }
-        lines.sort { Self.precedes($0.key, $1.key) }
-        self.init(sortedLines: lines)
-    }
-
-    private static func decodeEntry(key: String, _ value: JSONValue) throws(DocumentError) -> OverrideEntry {
-        func problem(_ text: String) -> DocumentError {
-            DocumentError("override \"\(key.count > 80 ? key.prefix(77) + "..." : key)\"\(text)")
-        }
-        guard !key.isEmpty else { throw DocumentError("an override has an empty key name") }
-        guard key.utf8.count <= maximumKeySize else { throw problem(": the key name is longer than 1 KiB") }
-        guard case .object(let fields) = value else {
-            throw problem(" must be an object, found \(value.typeDescription)")
-        }
-        var raw: String?
-        var setAtText: String?
-        var serverValue: String?
-        var note: String?
-        for field in fields {
-            let text: String?
-            switch field.value {
-            case .string(let string): text = string
-            case .null where field.key != "value": text = nil
-            default: throw problem(": \"\(field.key)\" must be a string, found \(field.value.typeDescription)")
-            }
-            switch field.key {
-            case "value": raw = text
-            case "setAt": setAtText = text
-            case "serverValueWhenSet": serverValue = text
-            case "note": note = text
-            default:
-                throw problem(" has an unknown field \"\(field.key)\"; expected value, setAt, serverValueWhenSet, note")
-            }
-        }
-        guard let raw else { throw problem(" has no \"value\"") }
-        guard raw.utf8.count <= maximumValueSize else {
-            throw problem(": the value is \(raw.utf8.count >> 10) KiB; the limit is \(maximumValueSize >> 10) KiB")
-        }
-        if let note, note.utf8.count > maximumNoteSize {
-            throw problem(": the note is longer than \(maximumNoteSize >> 10) KiB")
-        }
-        var setAt: Date?
-        if let setAtText {
-            guard let date = Timestamp.parse(setAtText) else {
-                throw problem(": \"setAt\" is not a UTC timestamp like 2026-11-29T14:05:00.000Z")
-            }
-            setAt = date
-        }
-        return OverrideEntry(value: raw, setAt: setAt, serverValueWhenSet: serverValue, note: note)
     }
 
     /// Why a file's contents were refused.
     struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
         var description: String
-        init(_ description: String) { self.description = description }
+        /// The file is in a newer version of the format: no writer of this build may replace it.
+        var isNewerFormat = false
+        init(_ description: String, isNewerFormat: Bool = false) {
+            self.description = description
+            self.isNewerFormat = isNewerFormat
+        }
     }
 }

@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A plan for importing an override profile into a store, with everything a person should see before it is
 /// written: what changes, and which entries name unknown keys or hold values their keys reject.
 ///
@@ -33,9 +39,12 @@ public struct OverrideImportPlan: Sendable, Hashable {
     public var unknownKeys: [String]
     /// Profile entries whose value the key rejects, with the reason; they are imported but not applied.
     public var invalidValues: [OverrideDiagnostic]
+    /// Profile entries that cannot be used at all (`"value": 1`, no value, ...) or whose metadata cannot be read;
+    /// they are not imported.
+    public var entryProblems: [OverrideStoreProblem] = []
 
-    /// Whether the profile has unknown keys or invalid values.
-    public var hasProblems: Bool { !unknownKeys.isEmpty || !invalidValues.isEmpty }
+    /// Whether the profile has unknown keys, invalid values or unusable entries.
+    public var hasProblems: Bool { !unknownKeys.isEmpty || !invalidValues.isEmpty || !entryProblems.isEmpty }
 
     /// One paragraph for people, for example `2 added, 1 changed, 0 removed; 1 unknown key: x.y`.
     public var summary: String {
@@ -46,25 +55,42 @@ public struct OverrideImportPlan: Sendable, Hashable {
                 + unknownKeys.joined(separator: ", ")
         }
         for problem in invalidValues { text += "\n  \(problem)" }
+        for problem in entryProblems { text += "\n  \(problem.key): \(problem.reason); not imported" }
         return text
     }
 }
 
 extension FileOverrideStore {
-    /// Writes the current overrides to `destination` as a profile (the store's own format), atomically, mode 0600.
+    /// Writes the current overrides to `destination` as a profile (the store's own format).
+    ///
+    /// A regular file (or a symbolic link to one: the target) is replaced atomically in its own folder, mode 0600; a
+    /// device, FIFO or standard stream (`/dev/stdout`) is written through; a folder that does not exist is refused.
+    /// A store that cannot be read is refused rather than exported as empty.
     public func export(to destination: URL) throws(OverrideStoreError) {
+        let bytes = try exportedProfileBytes()
         do {
-            _ = try StoreFile(url: destination.standardizedFileURL, faults: nil).replace(
-                with: [UInt8](exportedProfile()))
+            try StoreFile.export(bytes, to: destination.path + (destination.hasDirectoryPath ? "/" : ""))
         } catch {
             throw OverrideStoreError(url: destination, kind: error.kind, problem: error.problem)
         }
     }
 
-    /// The current overrides as a profile document (the store's own format), for writing anywhere.
+    /// The current overrides as a profile document (the store's own format, unknown fields and quarantined entries
+    /// included), for writing anywhere. Empty of overrides when the store cannot be read; see
+    /// ``exportedProfileBytes()``.
     public func exportedProfile() -> Data {
         reload()
-        return Data(OverrideDocument(entries: entries).encoded())
+        var document = state.withLock { $0.document }
+        return Data(document.encodedBytes())
+    }
+
+    /// The current overrides as a profile document, or the error that stops the store from being read.
+    package func exportedProfileBytes() throws(OverrideStoreError) -> [UInt8] {
+        reload()
+        let (document, error) = state.withLock { ($0.document, $0.lastError) }
+        if let error, error.preservedAt == nil { throw error }
+        var copy = document
+        return copy.encodedBytes()
     }
 
     /// Reads a profile and compares it with the store, without writing anything.
@@ -77,7 +103,7 @@ extension FileOverrideStore {
         mode: OverrideImportPlan.Mode,
         catalog: ConfigurationCatalog?
     ) throws(OverrideStoreError) -> OverrideImportPlan {
-        let incoming = try Self.readProfile(source)
+        let (incoming, entryProblems) = try Self.readProfile(source)
         reload()
         let current = entries
         let valueChanged = { (key: String) in current[key]?.value != incoming[key]?.value }
@@ -89,7 +115,8 @@ extension FileOverrideStore {
             changed: incoming.keys.filter { current[$0] != nil && valueChanged($0) }.sorted(),
             removed: mode == .replace ? current.keys.filter { incoming[$0] == nil }.sorted() : [],
             unknownKeys: [],
-            invalidValues: []
+            invalidValues: [],
+            entryProblems: entryProblems
         )
         if let catalog {
             for diagnostic in OverrideDiagnostic.diagnose(incoming, catalog: catalog, serverValues: [:]) {
@@ -104,21 +131,29 @@ extension FileOverrideStore {
     }
 
     /// Applies a plan as one read-modify-write; in merge mode, overrides other processes set meanwhile are kept.
+    ///
+    /// A result past ``OverrideStoreLimits`` (two large profiles merged) is refused before anything is written.
     public func apply(_ plan: OverrideImportPlan) throws(OverrideStoreError) {
-        try modify { entries in
-            if plan.mode == .replace { entries.removeAll() }
+        try modify(replacingAll: plan.mode == .replace) { entries in
             for (key, entry) in plan.incoming { entries[key] = entry }
         }
     }
 
     /// A profile's entries: the store's format, or a plain map of key names to wire strings (entries without a
     /// time, so they are never reported as stale).
-    static func readProfile(_ source: URL) throws(OverrideStoreError) -> [String: OverrideEntry] {
+    static func readProfile(_ source: URL) throws(OverrideStoreError) -> (
+        [String: OverrideEntry], [OverrideStoreProblem]
+    ) {
+        var info = stat()
+        if stat(source.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw OverrideStoreError(url: source, kind: .io, problem: "this is a folder, not a file")
+        }
         guard let data = FileManager.default.contents(atPath: source.path) else {
             throw OverrideStoreError(url: source, kind: .io, problem: "cannot read the file (missing or not readable)")
         }
         do {
-            return try OverrideDocument(parsing: [UInt8](data)).entries
+            let document = try OverrideDocument(parsing: [UInt8](data))
+            return (document.entries, document.problems)
         } catch {
             throw OverrideStoreError(url: source, kind: .corrupt, problem: error.description)
         }

@@ -4,19 +4,24 @@ public import Foundation
 ///
 /// ```swift
 /// if let error = store.lastError { statusLine = error.description }
-/// // /home/qa/.local/state/demo/overrides.json: not valid JSON: duplicate key "a" at line 5, column 5.
-/// // The file was moved aside to .../overrides.json.corrupt-20261129T140500Z; overrides from it are not applied.
+/// // /home/qa/.local/state/demo/overrides.json: not valid JSON: duplicate key "a" at line 5, column 5; no override
+/// // from this file is applied
 /// ```
 public struct OverrideStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     public enum Kind: String, Sendable, Hashable {
-        /// The file's contents were refused (not JSON, wrong types, too large, a newer format, ...). The file was
-        /// moved aside, never overwritten.
+        /// The file's contents were refused whole (not JSON, not this format, too large, a newer version): no override
+        /// from it applies. Readers leave it where it is; the next writer moves it aside (``preservedAt``) before
+        /// writing a new file, except a newer version's file, which no writer of this build replaces.
         case corrupt
         /// The file or its folder is writable by others or owned by another user, so it is refused untouched.
         case insecure
-        /// Reading or writing failed (disk full, read-only folder, ...). Nothing was changed.
+        /// Reading or writing failed (disk full, read-only folder or file, a lock held too long, a folder where the
+        /// file should be, ...). Nothing was changed.
         case io
+        /// A change was refused because the file would exceed one of ``OverrideStoreLimits`` (the message names it).
+        /// Nothing was written.
+        case limitExceeded
         /// The override layer is compiled out of this build (the `DebugOverrides` trait is off).
         case disabled
     }
@@ -27,7 +32,7 @@ public struct OverrideStoreError: Error, Sendable, Hashable, CustomStringConvert
     public let kind: Kind
     /// The problem, without the path.
     public let problem: String
-    /// Where a refused file was moved (``Kind/corrupt`` only).
+    /// Where a refused file was moved by a writer before it wrote a new one (``Kind/corrupt`` only).
     public let preservedAt: URL?
 
     /// Creates an error.
@@ -42,7 +47,11 @@ public struct OverrideStoreError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String {
         var text = "\(url.path): \(problem)"
         if let preservedAt {
-            text += ". The file was moved aside to \(preservedAt.path); overrides from it are not applied"
+            text +=
+                ". The file was moved aside to \(preservedAt.path) (the \(StoreFile.keptAsideCopies) newest such "
+                + "copies are kept) and a new file was written; overrides from the old one are not applied"
+        } else if kind == .corrupt {
+            text += "; no override from this file is applied (the file is left as it is)"
         }
         return text
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value as parsed by ``StrictJSON``: objects keep their member order.
 package indirect enum JSONValue: Sendable, Hashable {
     case null
@@ -62,32 +64,55 @@ package struct StrictJSON {
 
     package static let defaultMaximumDepth = 64
 
-    private let bytes: [UInt8]
-    private var index = 0
-    private var depth = 0
-    private let maximumDepth: Int
-
     /// Parses a whole document.
     package static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(ParseError) -> JSONValue
     {
-        var parser = StrictJSON(bytes: bytes, maximumDepth: maximumDepth)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
-        parser.skipWhitespace()
-        guard parser.index < bytes.count else { throw parser.error("the document is empty") }
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else {
-            throw parser.error("unexpected content after the end of the document")
+        try bytes.withUnsafeBufferPointer { buffer throws(ParseError) in
+            var cursor = JSONCursor(buffer, maximumDepth: maximumDepth)
+            cursor.skipByteOrderMark()
+            cursor.skipWhitespace()
+            guard !cursor.atEnd else { throw cursor.error("the document is empty") }
+            let value = try cursor.parseValue()
+            cursor.skipWhitespace()
+            guard cursor.atEnd else { throw cursor.error("unexpected content after the end of the document") }
+            return value
         }
-        return value
     }
+}
 
-    private init(bytes: [UInt8], maximumDepth: Int) {
+/// The strict parser's reading position in a document, for parsers that read a known shape straight into their own
+/// types (the override store) and build ``JSONValue`` only where they must. Valid only inside the closure that
+/// lends the buffer.
+package struct JSONCursor {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The offset of the next byte to read.
+    package var index = 0
+    private var depth = 0
+    private let maximumDepth: Int
+    /// Whether the last string ``parseString()`` read was all ASCII.
+    package private(set) var lastStringIsASCII = true
+
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = StrictJSON.defaultMaximumDepth) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
 
-    private func error(_ message: String, at position: Int? = nil) -> ParseError {
+    /// Whether every byte has been read.
+    package var atEnd: Bool { index >= bytes.count }
+
+    /// The next byte, or `nil` at the end.
+    package var next: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// The bytes of `range`, for keeping a value's text exactly as found.
+    package func text(_ range: Range<Int>) -> [UInt8] { Array(UnsafeBufferPointer(rebasing: bytes[range])) }
+
+    /// Skips a UTF-8 byte-order mark at the start.
+    package mutating func skipByteOrderMark() {
+        if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    }
+
+    /// An error at `position` (default: here), with its line and column.
+    package func error(_ message: String, at position: Int? = nil) -> StrictJSON.ParseError {
         let end = min(position ?? index, bytes.count)
         var line = 1
         var lineStart = 0
@@ -95,10 +120,10 @@ package struct StrictJSON {
             line += 1
             lineStart = offset + 1
         }
-        return ParseError(message: message, line: line, column: end - lineStart + 1)
+        return StrictJSON.ParseError(message: message, line: line, column: end - lineStart + 1)
     }
 
-    private mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -107,7 +132,44 @@ package struct StrictJSON {
         }
     }
 
-    private mutating func parseValue() throws(ParseError) -> JSONValue {
+    /// Consumes `byte` (after whitespace) or throws `message`.
+    package mutating func expect(_ byte: UInt8, _ message: @autoclosure () -> String) throws(StrictJSON.ParseError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else { throw error(message()) }
+        index += 1
+    }
+
+    /// Consumes `byte` (after whitespace) if it is next.
+    package mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Whether the next bytes are the string literal `"name"` (no escapes); consumes it if so.
+    package mutating func consumeLiteralName(_ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard bytes.count - index >= count + 2, bytes[index] == UInt8(ascii: "\""),
+            bytes[index + count + 1] == UInt8(ascii: "\"")
+        else { return false }
+        let matches = name.withUTF8Buffer { expected in
+            memcmp(bytes.baseAddress! + index + 1, expected.baseAddress!, count) == 0
+        }
+        if matches { index += count + 2 }
+        return matches
+    }
+
+    /// Enters an object or array, refusing nesting deeper than the maximum.
+    package mutating func enter() throws(StrictJSON.ParseError) {
+        depth += 1
+        if depth > maximumDepth { throw error("nesting is deeper than \(maximumDepth) levels") }
+    }
+
+    /// Leaves an object or array.
+    package mutating func leave() { depth -= 1 }
+
+    package mutating func parseValue() throws(StrictJSON.ParseError) -> JSONValue {
         guard index < bytes.count else { throw error("the document ends too early") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -121,84 +183,111 @@ package struct StrictJSON {
         }
     }
 
-    private mutating func enter() throws(ParseError) {
-        depth += 1
-        if depth > maximumDepth { throw error("nesting is deeper than \(maximumDepth) levels") }
+    /// Reads one value (checking it as strictly as ``parseValue()``) and returns the byte range it spans.
+    package mutating func skipValue() throws(StrictJSON.ParseError) -> Range<Int> {
+        let start = index
+        switch next ?? 0 {
+        case UInt8(ascii: "\""): _ = try parseString()
+        case UInt8(ascii: "{"):
+            try enter()
+            defer { leave() }
+            index += 1
+            if consume(UInt8(ascii: "}")) { return start..<index }
+            var seen: Set<String> = []
+            repeat {
+                skipWhitespace()
+                guard next == UInt8(ascii: "\"") else { throw memberNameError() }
+                let keyStart = index
+                let key = try parseString()
+                guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+                try expect(UInt8(ascii: ":"), "expected ':'")
+                skipWhitespace()
+                _ = try skipValue()
+            } while try separator(close: UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            try enter()
+            defer { leave() }
+            index += 1
+            if consume(UInt8(ascii: "]")) { return start..<index }
+            repeat {
+                skipWhitespace()
+                _ = try skipValue()
+            } while try separator(close: UInt8(ascii: "]"))
+        default: _ = try parseValue()
+        }
+        return start..<index
     }
 
-    private mutating func parseObject() throws(ParseError) -> JSONValue {
+    /// After a member or element: true after a comma, false after `close`; anything else throws.
+    package mutating func separator(close: UInt8) throws(StrictJSON.ParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else {
+            throw error("the document ends inside \(close == UInt8(ascii: "}") ? "an object" : "an array")")
+        }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        if bytes[index] == close {
+            index += 1
+            return false
+        }
+        throw error(close == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
+    }
+
+    /// The error for a missing member name.
+    package func memberNameError() -> StrictJSON.ParseError {
+        index < bytes.count
+            ? error("expected a member name in double quotes") : error("the document ends inside an object")
+    }
+
+    private mutating func parseObject() throws(StrictJSON.ParseError) -> JSONValue {
         try enter()
-        defer { depth -= 1 }
+        defer { leave() }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
         var seen: Set<String> = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
+        if consume(UInt8(ascii: "}")) { return .object(members) }
+        repeat {
             skipWhitespace()
-            guard index < bytes.count else { throw error("the document ends inside an object") }
-            guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+            guard next == UInt8(ascii: "\"") else { throw memberNameError() }
             let keyStart = index
             let key = try parseString()
             guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
-            index += 1
+            try expect(UInt8(ascii: ":"), "expected ':'")
             skipWhitespace()
             members.append((key, try parseValue()))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("the document ends inside an object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            } else {
-                throw error("expected ',' or '}'")
-            }
-        }
+        } while try separator(close: UInt8(ascii: "}"))
+        return .object(members)
     }
 
-    private mutating func parseArray() throws(ParseError) -> JSONValue {
+    private mutating func parseArray() throws(StrictJSON.ParseError) -> JSONValue {
         try enter()
-        defer { depth -= 1 }
+        defer { leave() }
         index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
-        while true {
+        if consume(UInt8(ascii: "]")) { return .array(elements) }
+        repeat {
             skipWhitespace()
             guard index < bytes.count else { throw error("the document ends inside an array") }
             elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw error("the document ends inside an array") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            } else {
-                throw error("expected ',' or ']'")
-            }
-        }
+        } while try separator(close: UInt8(ascii: "]"))
+        return .array(elements)
     }
 
-    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(ParseError) -> JSONValue {
-        let expected = Array(word.utf8)
-        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
-            throw error("expected a value")
-        }
-        index += expected.count
+    private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws(StrictJSON.ParseError)
+        -> JSONValue
+    {
+        let count = word.utf8CodeUnitCount
+        let matches =
+            bytes.count - index >= count
+            && word.withUTF8Buffer { memcmp(bytes.baseAddress! + index, $0.baseAddress!, count) == 0 }
+        guard matches else { throw error("expected a value") }
+        index += count
         return value
     }
 
-    private mutating func parseNumber() throws(ParseError) -> JSONValue {
+    private mutating func parseNumber() throws(StrictJSON.ParseError) -> JSONValue {
         let start = index
         func digits() -> Int {
             let from = index
@@ -223,31 +312,62 @@ package struct StrictJSON {
             }
             guard digits() > 0 else { throw error("invalid number: digits must follow the exponent") }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
-    private mutating func parseString() throws(ParseError) -> String {
-        let start = index
-        // Fast path: no escapes, no control characters; validate the UTF-8 once and make the string directly.
+    /// The bytes between the quotes of the string literal that starts here, when it holds no escape and no control
+    /// character (then it is consumed, and its UTF-8 is not yet checked); `nil` (and nothing consumed) otherwise.
+    package mutating func consumePlainStringBytes() -> UnsafeBufferPointer<UInt8>? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         var scan = index + 1
-        while scan < bytes.count, bytes[scan] != UInt8(ascii: "\""), bytes[scan] != UInt8(ascii: "\\"),
-            bytes[scan] >= 0x20
-        {
+        while scan < bytes.count {
+            let byte = bytes[scan]
+            if byte == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<scan])
+                index = scan + 1
+                return content
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            scan += 1
+        }
+        return nil
+    }
+
+    package mutating func parseString() throws(StrictJSON.ParseError) -> String {
+        let start = index
+        // Fast path: no escapes, no control characters; validate the UTF-8 once (not at all for ASCII, the common
+        // case) and make the string directly.
+        var scan = index + 1
+        var high: UInt8 = 0
+        while scan < bytes.count {
+            let byte = bytes[scan]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            high |= byte
             scan += 1
         }
         if scan < bytes.count, bytes[scan] == UInt8(ascii: "\"") {
-            guard let string = String(validating: bytes[(index + 1)..<scan], as: UTF8.self) else {
-                throw error("invalid UTF-8 in a string", at: index + 1)
+            let content = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<scan])
+            let string: String
+            lastStringIsASCII = high < 0x80
+            if high < 0x80 {
+                string = String(decoding: content, as: UTF8.self)
+            } else {
+                guard let valid = String(validating: content, as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string", at: index + 1)
+                }
+                string = valid
             }
             index = scan + 1
             return string
         }
         index += 1
+        lastStringIsASCII = false
         var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flushRun() throws(ParseError) {
+        func flushRun() throws(StrictJSON.ParseError) {
             guard runStart < index else { return }
-            guard let run = String(validating: bytes[runStart..<index], as: UTF8.self) else {
+            guard let run = String(validating: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
+            else {
                 throw error("invalid UTF-8 in a string", at: runStart)
             }
             scalars.append(contentsOf: run.unicodeScalars)
@@ -286,7 +406,7 @@ package struct StrictJSON {
         }
     }
 
-    private mutating func parseHex4() throws(ParseError) -> UInt32 {
+    private mutating func parseHex4() throws(StrictJSON.ParseError) -> UInt32 {
         guard bytes.count - index >= 4 else { throw error("invalid \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -304,7 +424,7 @@ package struct StrictJSON {
         return value
     }
 
-    private mutating func parseUnicodeEscape() throws(ParseError) -> Unicode.Scalar {
+    private mutating func parseUnicodeEscape() throws(StrictJSON.ParseError) -> Unicode.Scalar {
         let first = try parseHex4()
         if (0xD800...0xDBFF).contains(first) {
             guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
@@ -336,12 +456,18 @@ package enum JSONWriter {
         return string(value)
     }
 
-    /// Appends `string` as a JSON string literal.
+    /// Appends `string` as a JSON string literal. Besides what JSON requires, DEL, the C1 controls (U+0080 to
+    /// U+009F) and the line and paragraph separators (U+2028, U+2029) are written as `\\u` escapes, so the text is
+    /// safe to show in a terminal and to embed in JavaScript.
     package static func appendString(_ string: String, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         var string = string
         let plain = string.withUTF8 { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            // 0xC2 starts U+0080...U+00BF (the C1 controls among them), 0xE2 starts U+2000...U+2FFF (the separators).
+            for byte in bytes
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+                || byte == 0xC2 || byte == 0xE2
+            {
                 return false
             }
             buffer.append(contentsOf: bytes)
@@ -351,19 +477,19 @@ package enum JSONWriter {
             buffer.append(UInt8(ascii: "\""))
             return
         }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        let hex = Array("0123456789abcdef".utf8)
+        for scalar in string.unicodeScalars {
+            switch scalar.value {
+            case 0x22: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case 0x5C: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case 0x0A: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                buffer.append(contentsOf: Array("\\u00".utf8))
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 0xF)])
-            default: buffer.append(byte)
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                let value = Int(scalar.value)
+                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+                for shift in [12, 8, 4, 0] { buffer.append(hex[(value >> shift) & 0xF]) }
+            default: buffer.append(contentsOf: UTF8.encode(scalar)!)
             }
         }
         buffer.append(UInt8(ascii: "\""))
