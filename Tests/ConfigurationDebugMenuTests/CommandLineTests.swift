@@ -94,8 +94,8 @@ struct CommandLineTests {
         let problems = try run("list", "--problems", "--json")
         let names = try #require(try json(problems.output) as? [[String: Any]]).compactMap { $0["name"] as? String }
         #expect(
-            names == ["function.payments.daily_limit"],
-            "the like flag's rejected server value is hidden by its override now")
+            names == ["function.album.like.enabled", "function.payments.daily_limit"],
+            "the like flag's server value is still rejected, though its override wins: a problem QA must still see")
         #expect(try run("list", "nowhere").status == 3)
     }
 
