@@ -1,0 +1,62 @@
+package import Foundation
+
+/// Any JSON value, decoded and encoded by Foundation exactly as a key's `Codable` value is.
+///
+/// A tool that knows a JSON key only from the catalog manifest stores its values in the form this type encodes to,
+/// which is the form the program's own key writes for the same document: `JSONEncoder` with sorted keys and
+/// unescaped slashes, no insignificant space, numbers as the program's numeric types print them (an integral
+/// number within 64 bits as an integer, `1.0` and `1e3` as `1` and `1000`; any other number in the shortest form
+/// that reads back as the same `Double`, or with all its digits when no `Double` holds it).
+package enum ConfigurationJSONValue: Sendable, Hashable, Codable, ConfigurationValueJSONRepresentable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case unsigned(UInt64)
+    case double(Double)
+    /// A number no `Double` or 64-bit integer holds exactly, kept with its digits.
+    case decimal(Decimal)
+    case string(String)
+    case array([ConfigurationJSONValue])
+    case object([String: ConfigurationJSONValue])
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(UInt64.self) {
+            self = .unsigned(value)
+        } else if let value = try? container.decode(Double.self) {
+            // The exact digits decide: `0.1` stays a Double (it prints back as 0.1); 20 digits of precision do not.
+            if let exact = try? container.decode(Decimal.self), Decimal(string: value.description) != exact {
+                self = .decimal(exact)
+            } else {
+                self = .double(value)
+            }
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([ConfigurationJSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: ConfigurationJSONValue].self))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .unsigned(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .decimal(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
