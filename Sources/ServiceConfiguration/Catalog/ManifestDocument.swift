@@ -186,7 +186,9 @@ extension ManifestDocument.Control {
         case "text": return .text
         case "json": return .json
         case "number":
-            guard let number else { throw fail(".control.number must be \"integer\" or \"floatingPoint\", found nothing") }
+            guard let number else {
+                throw fail(".control.number must be \"integer\" or \"floatingPoint\", found nothing")
+            }
             guard let numberKind = ConfigurationNumberKind(rawValue: number) else {
                 throw fail(".control.number must be \"integer\" or \"floatingPoint\", found \"\(number)\"")
             }

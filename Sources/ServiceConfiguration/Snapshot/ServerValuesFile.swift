@@ -35,7 +35,8 @@ public enum ServerValuesFile {
         do {
             object = try JSONDecoder().decode([String: ConfigurationJSONValue].self, from: data)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            let kind = (try? JSONDecoder().decode(ConfigurationJSONValue.self, from: data)).map(Self.kind) ?? "another value"
+            let kind =
+                (try? JSONDecoder().decode(ConfigurationJSONValue.self, from: data)).map(Self.kind) ?? "another value"
             throw fail("expected a JSON object of key names to strings, found \(kind)")
         } catch let error as DecodingError {
             throw fail(ConfigurationDecodingError(jsonError: error, in: data).description)
@@ -47,7 +48,8 @@ public enum ServerValuesFile {
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {
             guard case .string(let string) = value else {
                 throw fail(
-                    "the value of \"\(name)\" must be a string (wire format), found \(kind(of: value)); write it in quotes")
+                    "the value of \"\(name)\" must be a string (wire format), found \(kind(of: value)); write it in quotes"
+                )
             }
             values[name] = string
         }

@@ -6,7 +6,8 @@ package import Foundation
 /// which is the form the program's own key writes for the same document: `JSONEncoder` with sorted keys and
 /// unescaped slashes, no insignificant space, numbers as the program's numeric types print them (an integral
 /// number within 64 bits as an integer, `1.0` and `1e3` as `1` and `1000`; any other number in the shortest form
-/// that reads back as the same `Double`, or with all its digits when no `Double` holds it).
+/// that reads back as the same `Double`, or with all its digits when it is a whole number no `Double` holds), and
+/// members whose value is `null` left out (as a `Codable` type leaves out an optional property that is `nil`).
 package enum ConfigurationJSONValue: Sendable, Hashable, Codable, ConfigurationValueJSONRepresentable {
     case null
     case bool(Bool)
@@ -30,8 +31,12 @@ package enum ConfigurationJSONValue: Sendable, Hashable, Codable, ConfigurationV
         } else if let value = try? container.decode(UInt64.self) {
             self = .unsigned(value)
         } else if let value = try? container.decode(Double.self) {
-            // The exact digits decide: `0.1` stays a Double (it prints back as 0.1); 20 digits of precision do not.
-            if let exact = try? container.decode(Decimal.self), Decimal(string: value.description) != exact {
+            // A whole number that no Double holds exactly (more than 17 significant digits) keeps its digits, as a
+            // program's own big-number type would; every other number is a Double, as a program's `Double` field
+            // reads and prints it (`2.5000000000000001e-05` is 2.5e-05).
+            if let exact = try? container.decode(Decimal.self), Self.isWhole(exact),
+                Decimal(string: value.description) != exact
+            {
                 self = .decimal(exact)
             } else {
                 self = .double(value)
@@ -45,6 +50,15 @@ package enum ConfigurationJSONValue: Sendable, Hashable, Codable, ConfigurationV
         }
     }
 
+    private static func isWhole(_ number: Decimal) -> Bool {
+        var value = number
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 0, .plain)
+        return rounded == number
+    }
+
+    /// Encodes the value; members whose value is `null` are left out of objects, as a program's `Codable` type
+    /// leaves out an optional property that is `nil`.
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -56,7 +70,7 @@ package enum ConfigurationJSONValue: Sendable, Hashable, Codable, ConfigurationV
         case .decimal(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
+        case .object(let value): try container.encode(value.filter { $0.value != .null })
         }
     }
 }

@@ -53,10 +53,16 @@ extension ConfigurationDecodingError {
     /// Like ``init(jsonError:)``, but a syntax error says what and where (`JSONDecoder` only says "not valid JSON";
     /// `JSONSerialization` reading the same bytes says "Unexpected end of file", "Invalid value around character 8").
     init(jsonError error: DecodingError, in data: Data) {
-        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-            let problem = Self.jsonSyntaxProblem(in: data)
-        {
-            self.init("not valid JSON: \(problem)")
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            if let problem = Self.jsonSyntaxProblem(in: data) {
+                self.init("not valid JSON: \(problem)")
+            } else {
+                // Well-formed JSON that JSONDecoder still calls "not valid JSON": it does so for a number its field
+                // cannot hold in that spelling (an Int written 9223372036854775807.0).
+                self.init(
+                    "invalid JSON value: Foundation's JSONDecoder refused it without saying where (usually a number "
+                        + "too large for its field)")
+            }
         } else {
             self.init(jsonError: error)
         }
