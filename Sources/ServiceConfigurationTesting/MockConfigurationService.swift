@@ -27,13 +27,13 @@ public final class MockConfigurationService: ConfigurationService {
 
     /// Creates a mock with optional initial server values, overrides and catalog.
     ///
-    /// Overrides apply as ``LiveConfigurationService`` applies them with the same `overridePolicy`: in debug builds
-    /// by default.
+    /// Overrides apply in every build by default (a test that sets one means it, also under `swift test -c
+    /// release`); pass `.debugBuildsOnly` to test what a release build of the app does.
     public init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
-        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
+        overridePolicy: ConfigurationOverridePolicy = .allBuilds
     ) {
         engine = ConfigurationEngine(
             serverValues: serverValues, overrides: overrides, catalog: catalog, overridePolicy: overridePolicy)
@@ -42,13 +42,13 @@ public final class MockConfigurationService: ConfigurationService {
     /// Creates a mock that knows every key of `scopes` from the start, so string-level operations can name them
     /// before they are read.
     ///
-    /// Scopes that cannot form a catalog (two keys with one wire name, a key declared wrongly) are reported as a
+    /// Overrides apply in every build unless `overridePolicy` says otherwise. Scopes that cannot form a catalog (two keys with one wire name, a key declared wrongly) are reported as a
     /// failure of the current test; the mock then knows the keys it could describe and the test goes on.
     public init(
         scopes: [any ConfigurationScope.Type],
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
-        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
+        overridePolicy: ConfigurationOverridePolicy = .allBuilds,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

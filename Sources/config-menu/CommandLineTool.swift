@@ -186,7 +186,8 @@ struct ToolContext {
             serverValues: serverValues,
             catalog: catalog,
             overrideStore: store,
-            watchMode: watch ? .automatic : nil
+            watchMode: watch ? .automatic : nil,
+            overridePolicy: .allBuilds  // the tool edits overrides, in a release build too
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }
         if let error = store.lastError { CommandLineTool.report("warning: \(error)") }
