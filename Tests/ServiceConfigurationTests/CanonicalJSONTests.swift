@@ -237,3 +237,28 @@ struct CanonicalJSONTests {
         )
     }
 }
+
+@Suite("Manifest-only JSON validation says where a value is wrong")
+struct GenericJSONMessageTests {
+    @Test(
+        "deep errors are reported where they are",
+        arguments: [
+            (#"[1, 1e400]"#, "invalid JSON value: at [1]: a number no Double can hold"),
+            (#"{"a": {"b": [true, 1e999]}}"#, "invalid JSON value: at a.b[1]: a number no Double can hold"),
+            (
+                String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+                "not valid JSON: too many nested"
+            ),
+        ]
+    )
+    func messages(text: String, prefix: String) throws {
+        let validate = try #require(
+            try ConfigurationCatalog(
+                manifest: Data(
+                    #"{"format": "service-configuration-manifest", "version": 1, "scopes": [{"name": "A", "keys": [{"name": "j", "control": {"kind": "json"}}]}]}"#
+                        .utf8)
+            ).descriptor(named: "j"))
+        let result = outcome { try validate.validate(text) }
+        #expect(result.hasPrefix("error: " + prefix), "\(result)")
+    }
+}

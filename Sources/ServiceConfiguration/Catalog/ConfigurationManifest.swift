@@ -41,6 +41,8 @@ public enum ConfigurationManifest {
     public static let formatName = "service-configuration-manifest"
     /// The version this build writes and reads.
     public static let version = 1
+    /// The largest manifest file read: 256 MiB (a catalog of 100,000 keys takes about 30).
+    public static let sizeLimit = 256 << 20
 }
 
 extension ConfigurationCatalog {
@@ -68,10 +70,15 @@ extension ConfigurationCatalog {
     public init(manifestAt url: URL) throws(ConfigurationManifestError) {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try BoundedFileReader.read(url, limit: ConfigurationManifest.sizeLimit)
         } catch {
-            throw ConfigurationManifestError(
-                url: url, problem: "cannot read the file (\((error as NSError).localizedDescription))")
+            switch error {
+            case .unreadable(let reason):
+                throw ConfigurationManifestError(url: url, problem: "cannot read the file (\(reason))")
+            case .tooLarge(let limit):
+                throw ConfigurationManifestError(
+                    url: url, problem: "larger than \(limit >> 20) MiB; this is not a catalog manifest")
+            }
         }
         try self.init(manifest: data, source: url)
     }

@@ -22,14 +22,12 @@ public enum ServerValuesFile {
         let fail = { (problem: String) in ServerValuesFileError(url: url, problem: problem) }
         let data: Data
         do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            data = try handle.read(upToCount: sizeLimit + 1) ?? Data()
+            data = try BoundedFileReader.read(url, limit: sizeLimit)
         } catch {
-            throw fail("cannot read the server values (\((error as NSError).localizedDescription))")
-        }
-        guard data.count <= sizeLimit else {
-            throw fail("larger than \(sizeLimit >> 20) MiB; this is not a file of server values")
+            switch error {
+            case .unreadable(let reason): throw fail("cannot read the server values (\(reason))")
+            case .tooLarge(let limit): throw fail("larger than \(limit >> 20) MiB; this is not a file of server values")
+            }
         }
         let object: [String: ConfigurationJSONValue]
         do {

@@ -24,13 +24,42 @@ package enum ConfigurationJSONValue: Sendable, Hashable, Codable, ConfigurationV
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
+            return
+        }
+        // Each kind is tried in turn; "not this kind here" moves on, any deeper error (a bad number inside an array)
+        // is the answer, so messages point at the real problem.
+        func isOtherKind(_ error: any Error) -> Bool {
+            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+            return context.codingPath.count == decoder.codingPath.count
+        }
+        do {
+            self = .bool(try container.decode(Bool.self))
+            return
+        } catch  where isOtherKind(error) {}
+        do {
+            self = .string(try container.decode(String.self))
+            return
+        } catch  where isOtherKind(error) {}
+        do {
+            self = .array(try container.decode([ConfigurationJSONValue].self))
+            return
+        } catch  where isOtherKind(error) {}
+        do {
+            self = .object(try container.decode([String: ConfigurationJSONValue].self))
+            return
+        } catch  where isOtherKind(error) {}
+        if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(UInt64.self) {
             self = .unsigned(value)
-        } else if let value = try? container.decode(Double.self) {
+        } else {
+            let value: Double
+            do {
+                value = try container.decode(Double.self)
+            } catch {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "a number no Double can hold (\(error))"))
+            }
             // A whole number that no Double holds exactly (more than 17 significant digits) keeps its digits, as a
             // program's own big-number type would; every other number is a Double, as a program's `Double` field
             // reads and prints it (`2.5000000000000001e-05` is 2.5e-05).
@@ -41,12 +70,6 @@ package enum ConfigurationJSONValue: Sendable, Hashable, Codable, ConfigurationV
             } else {
                 self = .double(value)
             }
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([ConfigurationJSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: ConfigurationJSONValue].self))
         }
     }
 
