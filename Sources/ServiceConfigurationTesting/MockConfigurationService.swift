@@ -22,7 +22,7 @@ public import ServiceConfiguration
 /// A value whose encoding does not decode back is reported as a failure of the current test (an `Issue` under Swift
 /// Testing, an `XCTFail` under XCTest) and the test goes on; the process never stops.
 @dynamicMemberLookup
-public final class MockConfigurationService: ConfigurationService {
+public final class MockConfigurationService: ConfigurationService, ConfigurationEngineBacked {
     private let engine: ConfigurationEngine
 
     /// Creates a mock with optional initial server values, overrides and catalog.
@@ -192,6 +192,9 @@ public final class MockConfigurationService: ConfigurationService {
 
     /// Makes the keys of `catalog` known to string-level operations and change detection.
     public func register(_ catalog: ConfigurationCatalog) { engine.register(catalog) }
+
+    /// The engine behind every read, for ``ScopedConfiguration``'s direct reads.
+    package var configurationEngine: ConfigurationEngine { engine }
 
     /// Throws, as the live service does, when this build applies no overrides.
     private func requireOverrides() throws {

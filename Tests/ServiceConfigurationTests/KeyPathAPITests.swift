@@ -104,3 +104,53 @@ struct MockScopesTests {
         #expect(error?.description.contains("MockConfigurationService(scopes:") == true)
     }
 }
+
+/// A service of another kind than this package's: every call forwarded, reads counted.
+final class ForwardingService: ConfigurationService {
+    let base = LiveConfigurationService()
+    let reads = Locked(0)
+
+    subscript<K: ConfigurationKey>(key: K.Type) -> K.Value {
+        reads.withLock { $0 += 1 }
+        return base[K.self]
+    }
+    func resolution<K: ConfigurationKey>(of key: K.Type) -> ConfigurationResolution<K.Value> {
+        base.resolution(of: K.self)
+    }
+    func resolution(forKeyNamed name: String) -> ConfigurationResolution<String?>? {
+        base.resolution(forKeyNamed: name)
+    }
+    func values() -> ConfigurationValues { base.values() }
+    var serverValues: [String: String] { base.serverValues }
+    var overrides: [String: String] { base.overrides }
+    func updateServerValues(_ values: [String: String]) { base.updateServerValues(values) }
+    func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
+        try base.setOverride(value, for: K.self)
+    }
+    func setOverride(rawValue: String, forKeyNamed name: String) throws {
+        try base.setOverride(rawValue: rawValue, forKeyNamed: name)
+    }
+    func removeOverride(forKeyNamed name: String) throws { try base.removeOverride(forKeyNamed: name) }
+    func removeAllOverrides() throws { try base.removeAllOverrides() }
+    func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
+        try base.updateOverrides(changes, validate: validate)
+    }
+    func register(_ catalog: ConfigurationCatalog) { base.register(catalog) }
+    func observe(_ handler: @escaping @Sendable (Set<String>) -> Void, finish: (@Sendable () -> Void)?)
+        -> ConfigurationObservation
+    {
+        base.observe(handler, finish: finish)
+    }
+}
+
+@Suite("A scoped view over a service of another kind")
+struct ForeignServiceScopedTests {
+    @Test("reads go through the service itself")
+    func forwarding() {
+        let service = ForwardingService()
+        let view = service.scoped(to: ConfigurationScopes.Fixture.self)
+        service.updateServerValues([ConfigurationScopes.Fixture.CountKey.name: "4"])
+        #expect(view.count == 4)
+        #expect(service.reads.withLock { $0 } == 1)
+    }
+}

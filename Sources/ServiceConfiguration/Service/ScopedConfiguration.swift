@@ -18,14 +18,26 @@
 @dynamicMemberLookup
 public struct ScopedConfiguration<Scope: ConfigurationScope>: Sendable {
     private let service: any ConfigurationService
+    /// The engine of the live service or the mock, read directly: a read through the `any ConfigurationService`
+    /// existential is a generic call the compiler cannot specialise (about ten times slower).
+    @usableFromInline let engine: ConfigurationEngine?
 
     /// A view of `service` restricted to the keys of `Scope`.
     public init(_ service: any ConfigurationService, scope: Scope.Type = Scope.self) {
         self.service = service
+        self.engine = (service as? any ConfigurationEngineBacked)?.configurationEngine
     }
 
     /// Reads one of the scope's keys as a property.
+    @inlinable
     public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<Scope, K>) -> K.Value {
+        if let engine { return engine.value(of: K.self) }
+        return readThroughService(K.self)
+    }
+
+    /// The read for a service of another kind than this package's.
+    @usableFromInline
+    func readThroughService<K: ConfigurationKey>(_ key: K.Type) -> K.Value {
         service[K.self]
     }
 
@@ -71,4 +83,16 @@ extension ConfigurationService {
     public func scoped<Scope: ConfigurationScope>(to scope: Scope.Type) -> ScopedConfiguration<Scope> {
         ScopedConfiguration(self)
     }
+}
+
+/// A service whose reads are its ``ConfigurationEngine``'s (the live service and the mock), so a
+/// ``ScopedConfiguration`` can read the engine without an existential call.
+package protocol ConfigurationEngineBacked: ConfigurationService {
+    /// The engine every read of this service goes to.
+    var configurationEngine: ConfigurationEngine { get }
+}
+
+extension LiveConfigurationService: ConfigurationEngineBacked {
+    /// The engine behind every read.
+    package var configurationEngine: ConfigurationEngine { engine }
 }
