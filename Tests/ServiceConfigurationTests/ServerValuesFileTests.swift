@@ -70,3 +70,28 @@ struct ServerValuesFileTests {
         }
     }
 }
+
+@Suite("Error messages never carry a raw control character from a file")
+struct HostileNameTests {
+    @Test("a key name, a path, a pattern's format and a picker choice are shown escaped")
+    func escaped() throws {
+        let folder = TemporaryFolder()
+        let url = folder.url.appendingPathComponent("sync\u{1B}]0;x\u{07}.json")
+        try Data(#"{"bad\u001b[2J": 1}"#.utf8).write(to: url)
+        let error = #expect(throws: ServerValuesFileError.self) { try ServerValuesFile.read(from: url) }
+        let message = try #require(error?.description)
+        #expect(!message.unicodeScalars.contains { $0.value < 0x20 }, "\(message.debugDescription)")
+        #expect(message.contains(#"sync\u{001B}]0;x\u{0007}.json"#) && message.contains(#"bad\u{001B}[2J"#))
+
+        let manifest = Data(
+            #"{"format": "service-configuration-manifest", "version": 1, "scopes": [{"name": "A", "keys": [{"name": "k\u001b", "control": {"kind": "picker", "choices": [{"value": "a\u0007"}]}}, {"name": "t", "control": {"kind": "text"}, "pattern": "x", "format": "X\u001b[31m"}]}]}"#
+                .utf8)
+        let catalog = try ConfigurationCatalog(manifest: manifest)
+        for (name, value) in [("k\u{1B}", "b"), ("t", "y")] {
+            let problem = outcome { try catalog.descriptor(named: name)!.validate(value) }
+            #expect(!problem.unicodeScalars.contains { $0.value < 0x20 }, "\(problem.debugDescription)")
+        }
+        let unknown = ConfigurationError.unknownKey("k\u{1B}[2J", suggestions: ["s\u{07}"]).description
+        #expect(!unknown.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}

@@ -14,5 +14,7 @@ public struct ConfigurationManifestError: Error, Sendable, Hashable, CustomStrin
     }
 
     /// `<path>: <problem>`.
-    public var description: String { url.map { "\($0.path): \(problem)" } ?? problem }
+    public var description: String {
+        url.map { "\(VisibleText.escaped($0.path)): \(problem)" } ?? problem
+    }
 }

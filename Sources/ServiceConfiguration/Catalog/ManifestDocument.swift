@@ -190,7 +190,9 @@ extension ManifestDocument.Control {
                 throw fail(".control.number must be \"integer\" or \"floatingPoint\", found nothing")
             }
             guard let numberKind = ConfigurationNumberKind(rawValue: number) else {
-                throw fail(".control.number must be \"integer\" or \"floatingPoint\", found \"\(number)\"")
+                throw fail(
+                    ".control.number must be \"integer\" or \"floatingPoint\", found \(ConfigurationDecodingError.quoted(number))"
+                )
             }
             return .number(numberKind)
         case "picker":
@@ -208,7 +210,9 @@ extension ManifestDocument.Control {
                 choices.map { .init(value: $0.value, title: $0.title ?? $0.value, isEnabled: $0.enabled) }
             )
         default:
-            throw fail(".control.kind must be toggle, picker, number, text or json, found \"\(kind)\"")
+            throw fail(
+                ".control.kind must be toggle, picker, number, text or json, found \(ConfigurationDecodingError.quoted(kind))"
+            )
         }
     }
 }

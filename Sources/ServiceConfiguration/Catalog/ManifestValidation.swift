@@ -30,7 +30,8 @@ enum ManifestValidation {
             let values = choices.map(\.value)
             return { raw throws(ConfigurationDecodingError) in
                 guard values.contains(raw) else {
-                    throw ConfigurationDecodingError(expected: "one of: " + values.joined(separator: ", "), got: raw)
+                    throw ConfigurationDecodingError(
+                        expected: "one of: " + values.map(VisibleText.escaped).joined(separator: ", "), got: raw)
                 }
                 return raw
             }

@@ -46,7 +46,7 @@ public enum ServerValuesFile {
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {
             guard case .string(let string) = value else {
                 throw fail(
-                    "the value of \"\(name)\" must be a string (wire format), found \(kind(of: value)); write it in quotes"
+                    "the value of \"\(VisibleText.escaped(name))\" must be a string (wire format), found \(kind(of: value)); write it in quotes"
                 )
             }
             values[name] = string
@@ -92,5 +92,5 @@ public struct ServerValuesFileError: Error, Sendable, Hashable, CustomStringConv
     }
 
     /// `<path>: <problem>`.
-    public var description: String { "\(url.path): \(problem)" }
+    public var description: String { "\(VisibleText.escaped(url.path)): \(problem)" }
 }

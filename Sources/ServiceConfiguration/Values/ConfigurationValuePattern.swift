@@ -47,7 +47,7 @@ public struct ConfigurationValuePattern: Sendable, Hashable, CustomStringConvert
 
     /// What a matching string looks like: ``format``, or the expression between slashes.
     public var expectation: String {
-        format ?? regularExpression.map { "text matching /\($0)/" } ?? "any text"
+        VisibleText.escaped(format ?? regularExpression.map { "text matching /\($0)/" } ?? "any text")
     }
 
     /// The expression between slashes, or `any`.
