@@ -25,7 +25,7 @@ struct MenuStartup {
         self.catalog = lap()
         let store = FileOverrideStore(url: folder.appendingPathComponent("overrides-\(keys).json"))
         let service = LiveConfigurationService(
-            serverValues: server, catalog: catalog, overrideStore: store, watchMode: nil)
+            serverValues: server, catalog: catalog, overrideStore: store, watchMode: nil, overridePolicy: .allBuilds)
         self.service = lap()
         service.register(catalog)  // as ConfigurationDebugMenu.init does
         let data = MenuData(

@@ -50,7 +50,7 @@ func storeBenchmarks() throws {
     ] {
         let url = folder.appendingPathComponent("live-\(label.prefix(7))/overrides.json")
         let store = FileOverrideStore(url: url)
-        let service = LiveConfigurationService(overrideStore: store, watchMode: mode)
+        let service = LiveConfigurationService(overrideStore: store, watchMode: mode, overridePolicy: .allBuilds)
         let arrivals = Locked<[String: UInt64]>([:])
         let observation = service.observe { names in
             let now = nanoseconds()

@@ -103,6 +103,9 @@ func row(_ name: String, _ value: Double, unit: String = "ns/read", note: String
 
 @inline(never) func readGeneric(_ service: some ConfigurationService) -> Bool { service.albumLikeEnabled }
 @inline(never) func readExistential(_ service: any ConfigurationService) -> Bool { service.albumLikeEnabled }
+@inline(never) func readScoped(_ view: ScopedConfiguration<ConfigurationScopes.Album>) -> Bool {
+    view.albumLikeEnabled
+}
 
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-writer" {
     // The other process of the live-reload benchmark: the time its write started and returned, then the write.
@@ -156,6 +159,9 @@ func readBenchmarks() throws {
     row("Bool: through `some ConfigurationService`, not inlined", genericRead)
     let existentialRead = timePerCall(iterations: iterations) { blackHole(readExistential(service)) }
     row("Bool: through `any ConfigurationService`", existentialRead)
+    let albumView = service.scoped(to: ConfigurationScopes.Album.self)
+    let scopedRead = timePerCall(iterations: iterations) { blackHole(readScoped(albumView)) }
+    row("Bool: through a `ScopedConfiguration` view (what a module keeps), not inlined", scopedRead)
     let naiveRead = timePerCall(iterations: iterations) {
         blackHole(naive.withLock { $0["function.album.like.enabled"] == "Y" })
     }
@@ -187,6 +193,7 @@ func readBenchmarks() throws {
     print("Ratios (same process):")
     print(String(format: "  Bool read vs Mutex baseline:    %.1fx faster", naiveRead / boolRead))
     print(String(format: "  Bool read vs UserDefaults:      %.0fx faster", defaultsRead / boolRead))
+    print(String(format: "  scoped view read / Bool read:   %.2f", scopedRead / boolRead))
     print(String(format: "  JSON read / Bool read:          %.2f (target <= 2)", jsonRead / boolRead))
     print(
         String(

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = false
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether album photos show a like button."
+            public static let summary = "Whether album photos show a like button."
         }
 
         /// A/B test of the like button's placement.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: ConfigurationABTest = .none
             /// The details pane's explanation.
-            public static let debugDescription: String? = "A/B test of the like button's placement."
+            public static let summary = "A/B test of the like button's placement."
         }
 
         /// Most photos one album can hold.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 1000
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Most photos one album can hold."
+            public static let summary = "Most photos one album can hold."
         }
 
         /// Default order of photos in an album.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: AlbumSortOrder = .newestFirst
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Default order of photos in an album."
+            public static let summary = "Default order of photos in an album."
         }
 
         /// Whether albums can be shared outside the chat.
@@ -60,7 +60,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether albums can be shared outside the chat."
+            public static let summary = "Whether albums can be shared outside the chat."
         }
     }
 }

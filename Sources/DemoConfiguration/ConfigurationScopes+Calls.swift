@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether video calls can be started."
+            public static let summary = "Whether video calls can be started."
         }
 
         /// Most people in one group call.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 500
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Most people in one group call."
+            public static let summary = "Most people in one group call."
         }
 
         /// Preferred audio codec.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: AudioCodec = .opus
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Preferred audio codec."
+            public static let summary = "Preferred audio codec."
         }
 
         /// Target video bitrate, in kbit/s.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 1200
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Target video bitrate, in kbit/s."
+            public static let summary = "Target video bitrate, in kbit/s."
         }
 
         /// A/B test of the new noise suppression.
@@ -60,7 +60,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: ConfigurationABTest = .none
             /// The details pane's explanation.
-            public static let debugDescription: String? = "A/B test of the new noise suppression."
+            public static let summary = "A/B test of the new noise suppression."
         }
 
         /// STUN server used to find the public address.
@@ -72,7 +72,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: String = "stun:stun.example.com:3478"
             /// The details pane's explanation.
-            public static let debugDescription: String? = "STUN server used to find the public address."
+            public static let summary = "STUN server used to find the public address."
         }
     }
 }

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether the \"is typing\" indicator is sent and shown."
+            public static let summary = "Whether the \"is typing\" indicator is sent and shown."
         }
 
         /// How often the typing indicator is refreshed, in milliseconds.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 3000
             /// The details pane's explanation.
-            public static let debugDescription: String? =
+            public static let summary =
                 "How often the typing indicator is refreshed, in milliseconds."
         }
 
@@ -37,7 +37,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 10000
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Longest text message, in characters."
+            public static let summary = "Longest text message, in characters."
         }
 
         /// Whether messages can get emoji reactions.
@@ -49,7 +49,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether messages can get emoji reactions."
+            public static let summary = "Whether messages can get emoji reactions."
         }
 
         /// The reactions offered, in order.
@@ -61,7 +61,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: [String] = ["👍", "❤️", "😂", "😮", "😢", "🙏"]
             /// The details pane's explanation.
-            public static let debugDescription: String? = "The reactions offered, in order."
+            public static let summary = "The reactions offered, in order."
         }
 
         /// How long after sending a message can be unsent, in minutes.
@@ -73,7 +73,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 1440
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How long after sending a message can be unsent, in minutes."
+            public static let summary = "How long after sending a message can be unsent, in minutes."
         }
 
         /// Language messages are translated into by default.
@@ -85,7 +85,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: String = "en"
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Language messages are translated into by default."
+            public static let summary = "Language messages are translated into by default."
         }
 
         /// Shape of message bubbles.
@@ -97,7 +97,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: ChatBubbleStyle = .rounded
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Shape of message bubbles."
+            public static let summary = "Shape of message bubbles."
         }
     }
 }

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Double = 15.0
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Request timeout, in seconds."
+            public static let summary = "Request timeout, in seconds."
         }
 
         /// How many times a failed request is retried.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 3
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How many times a failed request is retried."
+            public static let summary = "How many times a failed request is retried."
         }
 
         /// Whether HTTP/3 is tried first.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = false
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether HTTP/3 is tried first."
+            public static let summary = "Whether HTTP/3 is tried first."
         }
 
         /// How much networking is logged.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: LogLevel = .warning
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How much networking is logged."
+            public static let summary = "How much networking is logged."
         }
 
         /// Base URLs of the backend services.
@@ -62,7 +62,7 @@ extension ConfigurationScopes {
                 "api": "https://api.example.com", "media": "https://media.example.com",
             ]
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Base URLs of the backend services."
+            public static let summary = "Base URLs of the backend services."
         }
     }
 }

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: QuietHours = .standard
             /// The details pane's explanation.
-            public static let debugDescription: String? = "When notifications stay silent."
+            public static let summary = "When notifications stay silent."
         }
 
         /// Whether the app icon shows an unread count.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether the app icon shows an unread count."
+            public static let summary = "Whether the app icon shows an unread count."
         }
 
         /// Whether notifications are bundled into a digest.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: DigestMode = .off
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether notifications are bundled into a digest."
+            public static let summary = "Whether notifications are bundled into a digest."
         }
 
         /// Most notifications shown per hour.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 20
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Most notifications shown per hour."
+            public static let summary = "Most notifications shown per hour."
         }
     }
 }

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = false
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether the wallet tab is shown."
+            public static let summary = "Whether the wallet tab is shown."
         }
 
         /// Largest total a user can pay in one day, in minor units.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 500000
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Largest total a user can pay in one day, in minor units."
+            public static let summary = "Largest total a user can pay in one day, in minor units."
         }
 
         /// Currencies offered at checkout, in order.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: [String] = ["JPY", "USD", "THB", "TWD"]
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Currencies offered at checkout, in order."
+            public static let summary = "Currencies offered at checkout, in order."
         }
 
         /// A/B test of the checkout flow.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: CheckoutFlowVariant = .none
             /// The details pane's explanation.
-            public static let debugDescription: String? = "A/B test of the checkout flow."
+            public static let summary = "A/B test of the checkout flow."
         }
 
         /// Fee charged on card top-ups, as a fraction.
@@ -60,7 +60,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Double = 0.035
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Fee charged on card top-ups, as a fraction."
+            public static let summary = "Fee charged on card top-ups, as a fraction."
         }
 
         /// Which payment provider processes cards.
@@ -72,7 +72,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: PaymentProvider = .primary
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Which payment provider processes cards."
+            public static let summary = "Which payment provider processes cards."
         }
     }
 }

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: ImageTransferQuality = .standard
             /// The details pane's explanation.
-            public static let debugDescription: String? =
+            public static let summary =
                 "Size and JPEG quality of medium images sent in chats and albums."
         }
 
@@ -25,7 +25,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: ImageTransferQuality = .init(maxDimension: 2560, compression: 0.85)
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Size and JPEG quality of full-resolution images."
+            public static let summary = "Size and JPEG quality of full-resolution images."
         }
 
         /// How many photos upload at the same time.
@@ -37,7 +37,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 3
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How many photos upload at the same time."
+            public static let summary = "How many photos upload at the same time."
         }
 
         /// Whether HDR photos are kept as HDR when sent.
@@ -49,7 +49,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = false
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether HDR photos are kept as HDR when sent."
+            public static let summary = "Whether HDR photos are kept as HDR when sent."
         }
 
         /// Longest video that can be sent, in seconds.
@@ -61,7 +61,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 300
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Longest video that can be sent, in seconds."
+            public static let summary = "Longest video that can be sent, in seconds."
         }
 
         /// Which files may be uploaded and how large they may be.
@@ -73,7 +73,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: UploadPolicy = .standard
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Which files may be uploaded and how large they may be."
+            public static let summary = "Which files may be uploaded and how large they may be."
         }
     }
 }

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 500
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Longest status message, in characters."
+            public static let summary = "Longest status message, in characters."
         }
 
         /// Whether friends see the birthday by default.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = false
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether friends see the birthday by default."
+            public static let summary = "Whether friends see the birthday by default."
         }
 
         /// Accent colour of profile pages.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: String = "#06C755"
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Accent colour of profile pages."
+            public static let summary = "Accent colour of profile pages."
         }
 
         /// Size and JPEG quality of uploaded avatars.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: ImageTransferQuality = .init(maxDimension: 640, compression: 0.8)
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Size and JPEG quality of uploaded avatars."
+            public static let summary = "Size and JPEG quality of uploaded avatars."
         }
 
         /// Example name shown in the profile editor.
@@ -60,7 +60,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: String = "小林 さくら"
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Example name shown in the profile editor."
+            public static let summary = "Example name shown in the profile editor."
         }
     }
 }

@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether the sticker shop is reachable."
+            public static let summary = "Whether the sticker shop is reachable."
         }
 
         /// How many recently used stickers are kept.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 30
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How many recently used stickers are kept."
+            public static let summary = "How many recently used stickers are kept."
         }
 
         /// Speed factor of animated stickers.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Double = 1.0
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Speed factor of animated stickers."
+            public static let summary = "Speed factor of animated stickers."
         }
 
         /// How stickers are suggested while typing.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: StickerSuggestionMode = .exact
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How stickers are suggested while typing."
+            public static let summary = "How stickers are suggested while typing."
         }
 
         /// Where sticker images are downloaded from.
@@ -60,7 +60,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: String = "https://stickers.example.com/v2/"
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Where sticker images are downloaded from."
+            public static let summary = "Where sticker images are downloaded from."
         }
     }
 }

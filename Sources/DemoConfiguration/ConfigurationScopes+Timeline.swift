@@ -12,7 +12,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Whether videos play automatically while scrolling."
+            public static let summary = "Whether videos play automatically while scrolling."
         }
 
         /// Posts fetched per page.
@@ -24,7 +24,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 20
             /// The details pane's explanation.
-            public static let debugDescription: String? = "Posts fetched per page."
+            public static let summary = "Posts fetched per page."
         }
 
         /// How posts are ordered.
@@ -36,7 +36,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: TimelineRanking = .hybrid
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How posts are ordered."
+            public static let summary = "How posts are ordered."
         }
 
         /// One ad every this many posts.
@@ -48,7 +48,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Int = 8
             /// The details pane's explanation.
-            public static let debugDescription: String? = "One ad every this many posts."
+            public static let summary = "One ad every this many posts."
         }
 
         /// How many screens ahead the timeline prefetches.
@@ -60,7 +60,7 @@ extension ConfigurationScopes {
             /// The default value.
             public static let defaultValue: Double = 2.5
             /// The details pane's explanation.
-            public static let debugDescription: String? = "How many screens ahead the timeline prefetches."
+            public static let summary = "How many screens ahead the timeline prefetches."
         }
     }
 }

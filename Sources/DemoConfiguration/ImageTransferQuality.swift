@@ -32,4 +32,9 @@ public struct ImageTransferQuality: ConfigurationValueStringRepresentable, Hasha
 
     /// Explains the format in error messages.
     public static var configurationValueFormat: String { "MAX_SIDE,QUALITY such as 1280,70 (quality 1-100)" }
+
+    /// The shape of the wire string, carried in the catalog manifest so `config-menu --manifest` refuses what this
+    /// type refuses (a size from 1, a quality from 1 to 100).
+    public static let configurationValuePattern = ConfigurationValuePattern(
+        "[1-9][0-9]{0,8},([1-9][0-9]?|100)", format: configurationValueFormat)
 }

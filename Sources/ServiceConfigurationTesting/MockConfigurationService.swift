@@ -8,48 +8,121 @@ public import ServiceConfiguration
 /// hand-written double.
 ///
 /// ```swift
-/// let service = MockConfigurationService()
-/// service.albumLikeEnabled = true          // as if the server had sent "Y"
-/// #expect(AlbumViewModel(service: service).showsLikeButton)
+/// let service = MockConfigurationService(scopes: [ConfigurationScopes.Checkout.self])
+/// service.checkoutApplePayEnabled = true      // as if the server had sent the key's wire string for true
+/// try service.setOverride(3, for: \.checkoutMaxCartItems)
+/// #expect(CheckoutModel(configuration: service.scoped(to: ConfigurationScopes.Checkout.self)).canPay)
 /// ```
 ///
 /// Assigning through a property simulates the server sending that value (source ``ValueSource/server``);
-/// ``setOverride(_:for:)`` and ``updateServerValues(_:)`` work as on the live service.
+/// ``setOverride(_:for:)`` and ``updateServerValues(_:)`` work as on the live service. Create the mock with the
+/// scopes your test uses so that string-level operations (`setOverride(rawValue:forKeyNamed:)`) know every key
+/// before it is read.
+///
+/// A value whose encoding does not decode back is reported as a failure of the current test (an `Issue` under Swift
+/// Testing, an `XCTFail` under XCTest) and the test goes on; the process never stops.
 @dynamicMemberLookup
-public final class MockConfigurationService: ConfigurationService {
+public final class MockConfigurationService: ConfigurationService, ConfigurationEngineBacked {
     private let engine: ConfigurationEngine
 
     /// Creates a mock with optional initial server values, overrides and catalog.
+    ///
+    /// Overrides apply in every build by default (a test that sets one means it, also under `swift test -c
+    /// release`); pass `.debugBuildsOnly` to test what a release build of the app does.
     public init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
-        catalog: ConfigurationCatalog? = nil
+        catalog: ConfigurationCatalog? = nil,
+        overridePolicy: ConfigurationOverridePolicy = .allBuilds
     ) {
-        engine = ConfigurationEngine(serverValues: serverValues, overrides: overrides, catalog: catalog)
+        engine = ConfigurationEngine(
+            serverValues: serverValues, overrides: overrides, catalog: catalog, overridePolicy: overridePolicy)
+    }
+
+    /// Creates a mock that knows every key of `scopes` from the start, so string-level operations can name them
+    /// before they are read.
+    ///
+    /// Overrides apply in every build unless `overridePolicy` says otherwise. Scopes that cannot form a catalog (two keys with one wire name, a key declared wrongly) are reported as a
+    /// failure of the current test; the mock then knows the keys it could describe and the test goes on.
+    public init(
+        scopes: [any ConfigurationScope.Type],
+        serverValues: [String: String] = [:],
+        overrides: [String: String] = [:],
+        overridePolicy: ConfigurationOverridePolicy = .allBuilds,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) {
+        engine = ConfigurationEngine(serverValues: serverValues, overrides: overrides, overridePolicy: overridePolicy)
+        do {
+            engine.register(try ConfigurationCatalog(scopes: scopes))
+        } catch {
+            TestFailure.record(
+                "MockConfigurationService(scopes:): \(error)",
+                at: .init(fileID: fileID, filePath: filePath, line: line, column: column))
+            for scope in scopes {
+                if let catalog = try? ConfigurationCatalog(scopes: [scope]) { engine.register(catalog) }
+            }
+        }
     }
 
     /// Reads a key as a property, or sets it as if the server had sent the value.
     ///
-    /// Setting a value the key cannot encode, or whose encoding does not decode back, stops the test with a message
-    /// naming the key: the codec is broken.
+    /// Setting a value the key cannot encode, or whose encoding does not decode back, records a failure of the
+    /// current test naming the key (the codec is broken) and goes on.
     public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationDynamicLookup, K>) -> K.Value {
         get { self[K.self] }
         set { setServerValue(newValue, for: K.self) }
     }
 
     /// Simulates the server sending `value` for the key (other server values stay).
-    public func setServerValue<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) {
+    ///
+    /// A value the key cannot encode, or whose wire string the key does not decode, is recorded as a failure of the
+    /// current test at the caller's line; a wire string that was produced is still sent, so reads then show what
+    /// production would (the value rejected, the default used).
+    public func setServerValue<K: ConfigurationKey>(
+        _ value: K.Value,
+        for key: K.Type,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) {
         do {
             engine.setServerValue(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
         } catch {
-            preconditionFailure("MockConfigurationService: \(error)")
+            TestFailure.record(
+                "MockConfigurationService: \(error)",
+                at: .init(fileID: fileID, filePath: filePath, line: line, column: column))
+            if case .invalidValue(_, let raw, _) = error { engine.setServerValue(raw, forKeyNamed: K.name) }
         }
+    }
+
+    /// Simulates the server sending `value` for the key at `keyPath`: `service.setServerValue(3, for: \.maxItems)`.
+    public func setServerValue<K: ConfigurationKey>(
+        _ value: K.Value,
+        for keyPath: KeyPath<ConfigurationDynamicLookup, K>,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) {
+        setServerValue(value, for: K.self, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Simulates the server sending a raw wire string for the key named `name`, valid or not (`nil` removes it), so
     /// tests can check how code copes with a value that fails to decode.
     public func setServerValue(rawValue: String?, forKeyNamed name: String) {
         engine.setServerValue(rawValue, forKeyNamed: name)
+    }
+
+    /// Simulates the server sending a raw wire string, valid or not, for the key at `keyPath`.
+    public func setServerValue<K: ConfigurationKey>(
+        rawValue: String?,
+        for keyPath: KeyPath<ConfigurationDynamicLookup, K>
+    ) {
+        engine.setServerValue(rawValue, forKeyNamed: K.name)
     }
 
     /// The key's effective value.
@@ -74,6 +147,9 @@ public final class MockConfigurationService: ConfigurationService {
     /// The override layer.
     public var overrides: [String: String] { engine.overrides }
 
+    /// Whether this mock applies overrides (see ``ConfigurationOverridePolicy``).
+    public var overridesApply: Bool { engine.overridesEnabled }
+
     /// Replaces the server layer; overrides are kept.
     public func updateServerValues(_ values: [String: String]) { engine.replaceServerValues(values) }
 
@@ -84,6 +160,9 @@ public final class MockConfigurationService: ConfigurationService {
     }
 
     /// Overrides the key named `name` with a validated wire string.
+    ///
+    /// Throws ``ConfigurationError/unregisteredKey(_:)`` for a key the mock has not met yet when it was created
+    /// without scopes or a catalog: create it with ``init(scopes:serverValues:overrides:overridePolicy:fileID:filePath:line:column:)``.
     public func setOverride(rawValue: String, forKeyNamed name: String) throws {
         try requireOverrides()
         try engine.validate(rawValue, forKeyNamed: name)
@@ -114,9 +193,12 @@ public final class MockConfigurationService: ConfigurationService {
     /// Makes the keys of `catalog` known to string-level operations and change detection.
     public func register(_ catalog: ConfigurationCatalog) { engine.register(catalog) }
 
-    /// Throws, as the live service does, when the build has no override layer.
+    /// The engine behind every read, for ``ScopedConfiguration``'s direct reads.
+    package var configurationEngine: ConfigurationEngine { engine }
+
+    /// Throws, as the live service does, when this build applies no overrides.
     private func requireOverrides() throws {
-        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
     }
 
     /// Calls `handler` after each change with the names of the keys whose effective value changed.

@@ -227,7 +227,8 @@ struct ToolContext {
             serverValues: serverValues,
             catalog: catalog,
             overrideStore: store,
-            watchMode: watch ? .automatic : nil
+            watchMode: watch ? .automatic : nil,
+            overridePolicy: .allBuilds  // the tool edits overrides, in a release build too
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }
         let problems = store.problems
@@ -302,34 +303,10 @@ struct ToolContext {
 
     /// A JSON object of key names to wire strings, as the program last received them from its server.
     static func readServerValues(_ path: String) throws -> [String: String] {
-        let url = URL(fileURLWithPath: path)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ToolError(
-                code: .ioFailure, description: "\(url.path): cannot read the server values (missing or not readable)")
-        }
-        let root: JSONValue
         do {
-            root = try StrictJSON.parse([UInt8](data))
+            return try ServerValuesFile.read(from: URL(fileURLWithPath: path))
         } catch {
-            throw ToolError(code: .ioFailure, description: "\(url.path): not valid JSON: \(error)")
+            throw ToolError(code: .ioFailure, description: error.description)
         }
-        guard case .object(let members) = root else {
-            throw ToolError(
-                code: .ioFailure,
-                description:
-                    "\(url.path): expected a JSON object of key names to strings, found \(root.typeDescription)")
-        }
-        var values: [String: String] = [:]
-        for member in members {
-            guard case .string(let value) = member.value else {
-                throw ToolError(
-                    code: .ioFailure,
-                    description:
-                        "\(url.path): the value of \"\(member.key)\" must be a string (wire format), found \(member.value.typeDescription)"
-                )
-            }
-            values[member.key] = value
-        }
-        return values
     }
 }

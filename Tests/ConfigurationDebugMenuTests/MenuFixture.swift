@@ -13,7 +13,7 @@ extension ConfigurationScopes {
         enum HDRKey: ConfigurationKey {
             static let name = "function.media.hdr.enabled"
             static let defaultValue = false
-            static let debugDescription: String? = "Keep HDR photos as HDR when sending."
+            static let summary = "Keep HDR photos as HDR when sending."
         }
         let quality: QualityKey
         enum QualityKey: ConfigurationKey {

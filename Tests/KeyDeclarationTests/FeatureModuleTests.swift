@@ -1,78 +1,74 @@
-// swift-format-ignore-file: DoNotUseSemicolons
-
-// (The declarations below are kept exactly as the issue and the README write them.)
-// This target plays the part of a feature module: it sees only the public API of ServiceConfiguration, exactly as
-// a module that owns its keys would. The declarations below are the ones from the README, written as is.
-import ServiceConfiguration
+// swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
+// (The declarations are the README's, copied as a reader would copy them: no doc comments.)
+// This target plays the part of a feature module: it sees only the public API of ServiceConfiguration. The
+// declarations are the README's developer guide, written as is (the multi-module template, all `public`); the
+// full multi-module app is Examples/ShopApp. This target enables InternalImportsByDefault, hence `public import`.
+public import ServiceConfiguration
 import ServiceConfigurationTesting
 import Testing
 
-struct ImageTransferQuality: ConfigurationValueStringRepresentable, Equatable {
-    var maxDimension: Int; var compression: Double
-    static let standard = ImageTransferQuality(maxDimension: 1280, compression: 0.7)
-    init(maxDimension: Int, compression: Double) { self.maxDimension = maxDimension; self.compression = compression }
-    init?(configurationValueString string: String) {
-        let parts = string.split(separator: ",")
-        guard parts.count == 2, let size = Int(parts[0]), let quality = Int(parts[1]) else { return nil }
-        self.init(maxDimension: size, compression: Double(quality) / 100)
-    }
-    var configurationValueString: String { "\(maxDimension),\(Int((compression * 100).rounded()))" }
-}
-
 extension ConfigurationScopes {
-    struct Photos: ConfigurationScope {
-        let imageMedium: ImageMediumKey
-        enum ImageMediumKey: ConfigurationKey {
-            static let name = "function.media.image_medium"
-            static let defaultValue: ImageTransferQuality = .standard
+    public struct Checkout: ConfigurationScope {
+        public let checkoutMaxCartItems: MaxCartItemsKey  // the property: service.checkoutMaxCartItems
+        public enum MaxCartItemsKey: ConfigurationKey {
+            public static let name = "checkout.cart.max_items"  // the server's wire name
+            public static let defaultValue = 50  // the one default; Int from the literal
+            public static let summary = "The most items one cart holds."  // optional, shown in the menu
         }
-        let albumLikeEnabled: AlbumLikeEnabledKey
-        enum AlbumLikeEnabledKey: ConfigurationKey {
-            static let name = "function.album.like.enabled"
-            static let defaultValue = false
+
+        public let checkoutApplePayEnabled: ApplePayEnabledKey
+        public enum ApplePayEnabledKey: ConfigurationKey {
+            public static let name = "checkout.apple_pay.enabled"
+            public static let defaultValue = false
+            public static let boolEncoding = ConfigurationBoolEncoding.trueFalse  // this server sends true/false
         }
     }
 }
 
-extension ConfigurationDynamicLookup {
-    subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationScopes.Photos, K>) -> K {
+extension ConfigurationDynamicLookup {  // once per scope, public
+    public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationScopes.Checkout, K>) -> K {
         self[K.self]
     }
 }
 
-func useIt(service: some ConfigurationService) -> Bool {
-    let quality: ImageTransferQuality = service.imageMedium
-    return service.albumLikeEnabled && quality.maxDimension > 0
+public struct CheckoutModel {
+    let configuration: ScopedConfiguration<ConfigurationScopes.Checkout>
+    public var canPayWithApplePay: Bool { configuration.checkoutApplePayEnabled }
 }
 
-@Suite("Keys declared in a feature module")
+@Suite("Keys declared as the README's developer guide declares them")
 struct FeatureModuleTests {
-    @Test("the declarations compile and read typed values from the live service")
+    @Test("the declarations compile and read typed values from the live service, by property and key path")
     func live() throws {
         let service = LiveConfigurationService(
-            serverValues: ["function.media.image_medium": "640,50", "function.album.like.enabled": "Y"]
+            serverValues: ["checkout.cart.max_items": "40", "checkout.apple_pay.enabled": "true"]
         )
-        #expect(useIt(service: service))
-        #expect(service.imageMedium == ImageTransferQuality(maxDimension: 640, compression: 0.5))
-        try service.setOverride(false, for: ConfigurationScopes.Photos.AlbumLikeEnabledKey.self)
-        #expect(!useIt(service: service))
+        #expect(service.checkoutMaxCartItems == 40)
+        try service.setOverride(30, for: \.checkoutMaxCartItems)
+        #expect(service.resolution(of: \.checkoutMaxCartItems).source == .overridden)
+        try service.removeOverride(for: \.checkoutMaxCartItems)
+        let model = CheckoutModel(configuration: service.scoped(to: ConfigurationScopes.Checkout.self))
+        #expect(model.canPayWithApplePay)
     }
 
-    @Test("the codec and the control come from the value type with no extra code")
+    @Test("the codec, the control, the title and the summary come from the declaration")
     func metadata() throws {
-        let catalog = try ConfigurationCatalog(scopes: [ConfigurationScopes.Photos.self])
-        #expect(catalog.keys.map(\.name) == ["function.media.image_medium", "function.album.like.enabled"])
-        #expect(catalog.keys.map(\.control) == [.text, .toggle])
-        #expect(catalog.keys.map(\.title) == ["Image Medium", "Like Enabled"])
-        #expect(catalog.keys.map(\.defaultValueString) == ["1280,70", "N"])
+        let catalog = try ConfigurationCatalog(scopes: [ConfigurationScopes.Checkout.self])
+        #expect(catalog.keys.map(\.name) == ["checkout.cart.max_items", "checkout.apple_pay.enabled"])
+        #expect(catalog.keys.map(\.control) == [.number(.integer), .toggle])
+        #expect(catalog.keys.map(\.title) == ["Cart Max Items", "Apple Pay Enabled"])
+        #expect(catalog.keys.map(\.defaultValueString) == ["50", "false"])
+        #expect(catalog.keys.map(\.summary) == ["The most items one cart holds.", nil])
     }
 
-    @Test("the mock's setter works on the feature module's keys")
-    func mock() {
-        let service = MockConfigurationService()
-        service.albumLikeEnabled = true
-        service.imageMedium = ImageTransferQuality(maxDimension: 320, compression: 0.3)
-        #expect(useIt(service: service))
-        #expect(service.serverValues == ["function.album.like.enabled": "Y", "function.media.image_medium": "320,30"])
+    @Test("the README's mock snippet")
+    func mock() throws {
+        let mock = MockConfigurationService(scopes: [ConfigurationScopes.Checkout.self])
+        let model = CheckoutModel(configuration: mock.scoped(to: ConfigurationScopes.Checkout.self))
+        mock.checkoutApplePayEnabled = true  // as if the server had sent "true"
+        try mock.setOverride(10, for: \.checkoutMaxCartItems)
+        #expect(model.canPayWithApplePay)
+        #expect(mock.serverValues == ["checkout.apple_pay.enabled": "true"])
+        #expect(mock.checkoutMaxCartItems == 10)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 extension ConfigurationScopes {
     struct DuplicateOfFixture: ConfigurationScope {
-        let flag: FlagAgainKey
+        let flagAgain: FlagAgainKey
         enum FlagAgainKey: ConfigurationKey {
             static let name = "test.feature.flag.enabled"
             static let defaultValue = true

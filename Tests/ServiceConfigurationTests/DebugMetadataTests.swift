@@ -19,6 +19,12 @@ struct DebugMetadataTests {
             ("enabled", "Enabled"),
             ("feature.mode", "Mode"),
             ("a..b", "B"),
+            ("function.profile.bio.max_length", "Bio Max Length"),
+            ("function.checkout.cart.max_items", "Cart Max Items"),
+            ("function.checkout.max.length", "Checkout Max Length"),
+            ("function.chat.message_max_length", "Message Max Length"),
+            ("function.media.video_max_duration_sec", "Video Max Duration (s)"),
+            ("function.session.ttl_sec", "Session TTL (s)"),
             ("", ""),
             ("...", "..."),
         ]
@@ -102,5 +108,17 @@ struct DebugMetadataTests {
         let size = fixtureDescriptor(Fixture.SizeKey.self)
         #expect(size.valueTypeName == "FixtureSize")
         #expect(size.defaultValueString == "4x3")
+    }
+}
+
+@Suite("Value sources print as the menu shows them and debug-print as Swift writes them")
+struct ValueSourceTests {
+    @Test("description is the menu's capitals, debugDescription the case")
+    func spelling() {
+        #expect(ValueSource.allCases.map(\.description) == ["OVERRIDDEN", "SERVER", "DEFAULT"])
+        #expect(ValueSource.allCases.map(\.debugDescription) == [".overridden", ".server", ".default"])
+        var dumped = ""
+        dump(ValueSource.default, to: &dumped)
+        #expect(dumped.contains(".default"))
     }
 }

@@ -4,18 +4,56 @@ import ServiceConfigurationTesting
 import Testing
 
 #if DebugOverrides
-    @Suite("DebugOverrides trait on (the default)")
-    struct OverridesCompiledInTests {
-        @Test("this build has the override layer")
-        func compiledIn() throws {
+    @Suite("Override policy: debug builds apply overrides, release builds only when asked")
+    struct OverridePolicyTests {
+        typealias Fixture = ConfigurationScopes.Fixture
+
+        @Test("the default policy follows the build configuration; allBuilds applies them in every build")
+        func policy() throws {
             #expect(ConfigurationEngine.overridesCompiledIn)
-            let service = LiveConfigurationService(overrides: [ConfigurationScopes.Fixture.FlagKey.name: "Y"])
-            #expect(service.flag)
+            #if DEBUG
+                #expect(ConfigurationOverridePolicy.isDebugBuild)
+            #else
+                #expect(!ConfigurationOverridePolicy.isDebugBuild)
+            #endif
+            #expect(
+                ConfigurationOverridePolicy.debugBuildsOnly.appliesInThisBuild
+                    == ConfigurationOverridePolicy.isDebugBuild)
+            #expect(ConfigurationOverridePolicy.allBuilds.appliesInThisBuild)
+
+            let qa = LiveConfigurationService(overrides: [Fixture.FlagKey.name: "Y"], overridePolicy: .allBuilds)
+            #expect(qa.flag && qa.overridesApply)
+            let standard = LiveConfigurationService(overrides: [Fixture.FlagKey.name: "Y"])
+            #expect(standard.flag == ConfigurationOverridePolicy.isDebugBuild)
+            #expect(standard.overridesApply == ConfigurationOverridePolicy.isDebugBuild)
+        }
+
+        @Test("where the policy refuses, the store is never read and setting an override is refused")
+        func refusedStore() throws {
+            let folder = TemporaryFolder()
+            let writer = FileOverrideStore(url: folder.storeURL())
+            try writer.set("Y", forKey: Fixture.FlagKey.name)
+            let bytes = try Data(contentsOf: folder.storeURL())
+            for policy in ConfigurationOverridePolicy.allCases where !policy.appliesInThisBuild {
+                let store = FileOverrideStore(url: folder.storeURL())
+                let service = LiveConfigurationService(
+                    catalog: try fixtureCatalog(), overrideStore: store, overridePolicy: policy)
+                #expect(service.overrideStore == nil && store.entries.isEmpty)
+                #expect(!service.flag)
+                #expect(throws: ConfigurationError.overridesDisabled) { try service.setOverride(true, for: \.flag) }
+                let mock = MockConfigurationService(overridePolicy: policy)
+                #expect(throws: ConfigurationError.overridesDisabled) { try mock.setOverride(true, for: \.flag) }
+            }
+            let store = FileOverrideStore(url: folder.storeURL())
+            let service = LiveConfigurationService(
+                catalog: try fixtureCatalog(), overrideStore: store, watchMode: nil, overridePolicy: .allBuilds)
+            #expect(service.flag, "allBuilds reads the store in any build")
+            #expect(try Data(contentsOf: folder.storeURL()) == bytes)
         }
     }
 #else
     /// Run with `swift test --disable-default-traits --filter OverridesCompiledOutTests` (CI does).
-    @Suite("DebugOverrides trait off: release builds ignore every override")
+    @Suite("DebugOverrides trait off: no build applies an override, whatever the policy")
     struct OverridesCompiledOutTests {
         typealias Fixture = ConfigurationScopes.Fixture
 
@@ -27,31 +65,36 @@ import Testing
             try writer.set("99", forKey: Fixture.CountKey.name)
             let bytes = try Data(contentsOf: folder.storeURL())
 
-            let store = FileOverrideStore(url: folder.storeURL())
-            let service = LiveConfigurationService(
-                serverValues: [Fixture.FlagKey.name: "N"],
-                catalog: try fixtureCatalog(),
-                overrideStore: store
-            )
-            #expect(service.overrideStore == nil)
-            #expect(store.entries.isEmpty, "the store was read")
-            #expect(service.flag == false)
-            #expect(service.resolution(of: Fixture.FlagKey.self).source == .server)
-            #expect(service.count == 3)
-            #expect(throws: ConfigurationError.overridesDisabled) {
-                try service.setOverride(true, for: Fixture.FlagKey.self)
+            for policy in ConfigurationOverridePolicy.allCases {
+                #expect(!policy.appliesInThisBuild)
+                let store = FileOverrideStore(url: folder.storeURL())
+                let service = LiveConfigurationService(
+                    serverValues: [Fixture.FlagKey.name: "N"],
+                    catalog: try fixtureCatalog(),
+                    overrideStore: store,
+                    overridePolicy: policy
+                )
+                #expect(service.overrideStore == nil)
+                #expect(!service.overridesApply)
+                #expect(store.entries.isEmpty, "the store was read")
+                #expect(service.flag == false)
+                #expect(service.resolution(of: Fixture.FlagKey.self).source == .server)
+                #expect(service.count == 3)
+                #expect(throws: ConfigurationError.overridesDisabled) {
+                    try service.setOverride(true, for: Fixture.FlagKey.self)
+                }
+                #expect(throws: ConfigurationError.overridesDisabled) { try service.removeAllOverrides() }
             }
-            #expect(throws: ConfigurationError.overridesDisabled) { try service.removeAllOverrides() }
             #expect(try Data(contentsOf: folder.storeURL()) == bytes)
         }
 
         @Test("in-memory overrides and the mock's overrides are ignored too")
         func inMemoryIgnored() {
             #expect(!ConfigurationEngine.overridesCompiledIn)
-            let service = LiveConfigurationService(overrides: [Fixture.FlagKey.name: "Y"])
+            let service = LiveConfigurationService(overrides: [Fixture.FlagKey.name: "Y"], overridePolicy: .allBuilds)
             #expect(service.flag == false)
             #expect(service.overrides.isEmpty)
-            let mock = MockConfigurationService()
+            let mock = MockConfigurationService(overridePolicy: .allBuilds)
             #expect(throws: ConfigurationError.overridesDisabled) {
                 try mock.setOverride(true, for: Fixture.FlagKey.self)
             }

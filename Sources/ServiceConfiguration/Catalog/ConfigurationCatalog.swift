@@ -10,8 +10,11 @@
 /// for scope in catalog.scopes { print(scope.name, scope.keys.count) }
 /// ```
 ///
-/// Building fails when two keys share a wire name (the error names both scopes), when two scopes share a name,
-/// or when a scope yields no keys (usually stripped reflection metadata).
+/// The list of scopes is written by hand: a scope left out is missing from the debug menu and the manifest, and its
+/// keys are validated only once read. Building fails when two keys share a wire name or two scopes a property name
+/// (the error names both scopes), when two scopes share a name, when a scope yields no keys (usually stripped
+/// reflection metadata), or when a key's declaration cannot work as written (see
+/// ``ConfigurationError/invalidDeclaration(key:problem:)``).
 public struct ConfigurationCatalog: Sendable {
     /// One scope and its keys, in declaration order.
     public struct Scope: Sendable, Identifiable {
@@ -39,11 +42,50 @@ public struct ConfigurationCatalog: Sendable {
 
     /// Builds a catalog from scope types.
     public init(scopes scopeTypes: [any ConfigurationScope.Type]) throws(ConfigurationError) {
-        try self.init(
-            scopes: scopeTypes.map { scope in
-                Scope(name: scope.name, keys: scope.keys.map { ConfigurationKeyDescriptor($0, scopeName: scope.name) })
+        var propertyScopes: [String: String] = [:]
+        for scope in scopeTypes {
+            for property in ScopeReflection.keyProperties(of: scope) {
+                if let first = propertyScopes[property.name], first != scope.name {
+                    throw .duplicatePropertyName(property.name, firstScope: first, secondScope: scope.name)
+                }
+                propertyScopes[property.name] = scope.name
             }
-        )
+        }
+        var scopes: [Scope] = []
+        for scope in scopeTypes {
+            var keys: [ConfigurationKeyDescriptor] = []
+            for key in scope.keys {
+                try Self.checkDeclaration(of: key)
+                keys.append(ConfigurationKeyDescriptor(key, scopeName: scope.name))
+            }
+            scopes.append(Scope(name: scope.name, keys: keys))
+        }
+        try self.init(scopes: scopes)
+    }
+
+    /// Refuses a key declaration that would otherwise be ignored or break at run time.
+    static func checkDeclaration<K: ConfigurationKey>(of key: K.Type) throws(ConfigurationError) {
+        if K.declaresRenamedDebugDescription {
+            throw .invalidDeclaration(
+                key: K.name,
+                problem: "`debugDescription` was renamed `summary`; write `static let summary = \"…\"`")
+        }
+        if K.Value.self == Bool.self {
+            let encoding = K.boolEncoding
+            if encoding.trueString == encoding.falseString {
+                throw .invalidDeclaration(
+                    key: K.name,
+                    problem: "boolEncoding uses \"\(encoding.trueString)\" for both true and false; give two different "
+                        + "strings")
+            }
+        } else if K.boolEncoding != .letterYN {
+            throw .invalidDeclaration(
+                key: K.name, problem: "boolEncoding applies only to Bool keys; this key's value is \(K.Value.self)")
+        }
+        if let problem = K.valuePattern.problem {
+            throw .invalidDeclaration(
+                key: K.name, problem: "valuePattern \(K.valuePattern) is not a valid regular expression (\(problem))")
+        }
     }
 
     /// Builds a catalog from described scopes (for example from a manifest).

@@ -18,7 +18,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     public var scopeName: String { storage.scopeName }
     /// The title shown in the debug menu.
     public var title: String { storage.title }
-    /// The key's ``ConfigurationKey/debugDescription``, if any.
+    /// The key's ``ConfigurationKey/summary``, or `nil` when it has none.
     public var summary: String? { storage.summary }
     /// The value type's name, for example `"Bool"` or `"ImageTransferQuality"`.
     public var valueTypeName: String { storage.valueTypeName }
@@ -28,6 +28,9 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     public var defaultValueString: String? { storage.defaultValueString }
     /// For a toggle, the wire strings of on and off: `"Y"` and `"N"` unless the key encodes its Bool otherwise.
     public var toggleStrings: ToggleStrings { storage.toggleStrings }
+    /// The regular expression every wire string must match (``ConfigurationKey/valuePattern``); ``ConfigurationValuePattern/any``
+    /// when there is none.
+    public var pattern: ConfigurationValuePattern { storage.pattern }
 
     /// The fields, in one shared object: a catalog, a service and a menu each keep every descriptor, and at
     /// 100,000 keys copies of an eight-word struct would cost tens of megabytes where a reference costs one word.
@@ -40,6 +43,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let control: ConfigurationDebugControl
         let defaultValueString: String?
         let toggleStrings: ToggleStrings
+        let pattern: ConfigurationValuePattern
         let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
 
         init(
@@ -51,6 +55,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             control: ConfigurationDebugControl,
             defaultValueString: String?,
             toggleStrings: ToggleStrings,
+            pattern: ConfigurationValuePattern,
             validator: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
         ) {
             self.name = name
@@ -61,6 +66,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             self.control = control
             self.defaultValueString = defaultValueString
             self.toggleStrings = toggleStrings
+            self.pattern = pattern
             self.validator = validator
         }
     }
@@ -95,11 +101,12 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             name: K.name,
             scopeName: scopeName,
             title: K.debugTitle,
-            summary: K.debugDescription,
+            summary: K.summary.summaryText,
             valueTypeName: String(describing: K.Value.self),
             control: Self.erasedControl(of: K.self),
             defaultValueString: try? K.encode(K.defaultValue),
             toggleStrings: toggleStrings,
+            pattern: K.valuePattern,
             validator: { raw throws(ConfigurationDecodingError) in
                 let value: K.Value
                 do {
@@ -116,7 +123,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// Describes a key from its parts, for keys known only by description (for example from a manifest).
     ///
-    /// `validate` returns the canonical wire string of a valid value, or throws why the string is invalid.
+    /// `validate` returns the canonical wire string of a valid value, or throws why the string is invalid; it is
+    /// responsible for checking `pattern` too (the manifest reader's validators do).
     public init(
         name: String,
         scopeName: String,
@@ -126,6 +134,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         control: ConfigurationDebugControl,
         defaultValueString: String?,
         toggleStrings: ToggleStrings = .standard,
+        pattern: ConfigurationValuePattern = .any,
         validate: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
     ) {
         storage = Storage(
@@ -137,6 +146,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             control: control,
             defaultValueString: defaultValueString,
             toggleStrings: toggleStrings,
+            pattern: pattern,
             validator: validate
         )
     }
@@ -169,6 +179,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             control: control,
             defaultValueString: defaultValueString,
             toggleStrings: toggleStrings,
+            pattern: pattern,
             validate: storage.validator
         )
     }

@@ -3,8 +3,9 @@
 /// The heuristic, in order:
 /// 1. Split the name on `.`; drop a leading generic segment (`function`, `feature`, `config`, `settings`, `flag`,
 ///    `app`, `client`) when more than one segment remains.
-/// 2. Take the last segment. If it is only a qualifier (`enabled`, `mode`, `limit`, `interval_ms`, ...), put the
-///    segment before it in front, so `function.album.like.enabled` reads "Like Enabled", not "Enabled".
+/// 2. Take the last segment. While it holds only generic words (qualifiers such as `enabled`, `mode`, `limit`,
+///    `max_length`, `interval_ms`), put the segment before it in front, so `function.album.like.enabled` reads
+///    "Like Enabled", not "Enabled", and `function.profile.bio.max_length` reads "Bio Max Length", not "Max Length".
 /// 3. Split words on `_`, `-` and lowerCamel humps; capitalise each word; spell known acronyms in capitals (`URL`,
 ///    `ID`, `JSON`, `HTTP`, `API`, `UI`, `AB` as `A/B`); turn a trailing unit (`ms`, `sec`, `kb`, `mb`, `px`,
 ///    `pct`) into a parenthesised suffix, as in "Typing Interval (ms)".
@@ -21,12 +22,12 @@ public enum ConfigurationDebugTitle {
         if segments.count > 1, genericPrefixes.contains(lowercased(segments[0])) {
             segments.removeFirst()
         }
-        guard var last = segments.last else { return name }
+        guard let last = segments.last else { return name }
         var lastWords = words(in: last)
-        let unitless = lastWords.filter { units[lowercased($0)] == nil }
-        if segments.count > 1, !unitless.isEmpty, unitless.allSatisfy({ qualifiers.contains(lowercased($0)) }) {
-            last = segments[segments.count - 2]
-            lastWords = words(in: last) + lastWords
+        var used = 1
+        while used < segments.count, isGeneric(lastWords) {
+            used += 1
+            lastWords = words(in: segments[segments.count - used]) + lastWords
         }
         var unit: String?
         if lastWords.count > 1, let found = units[lowercased(lastWords[lastWords.count - 1])] {
@@ -38,6 +39,12 @@ public enum ConfigurationDebugTitle {
         return unit.map { "\(title) (\($0))" } ?? title
     }
 
+    /// Whether `words` say nothing that tells one key from another: only qualifiers and units.
+    private static func isGeneric(_ words: [String]) -> Bool {
+        let unitless = words.filter { units[lowercased($0)] == nil }
+        return !unitless.isEmpty && unitless.allSatisfy { qualifiers.contains(lowercased($0)) }
+    }
+
     static let genericPrefixes: Set<String> = [
         "function", "functions", "feature", "features", "config", "configuration", "settings", "setting", "flag",
         "flags", "app", "client",
@@ -45,7 +52,8 @@ public enum ConfigurationDebugTitle {
     static let qualifiers: Set<String> = [
         "enabled", "enable", "disabled", "disable", "on", "off", "mode", "type", "kind", "variant", "version", "count",
         "limit", "max", "min", "size", "interval", "timeout", "delay", "level", "ratio", "rate", "percent",
-        "threshold", "url", "value", "ab", "test",
+        "threshold", "url", "value", "ab", "test", "length", "duration", "width", "height", "age", "ttl", "default",
+        "minimum", "maximum", "number", "amount", "items",
     ]
     static let units: [String: String] = [
         "ms": "ms", "msec": "ms", "sec": "s", "secs": "s", "seconds": "s", "kb": "KB", "mb": "MB", "px": "px",

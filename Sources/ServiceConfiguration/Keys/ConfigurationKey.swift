@@ -5,20 +5,22 @@
 /// codec and the debug control from the value type:
 ///
 /// ```swift
-/// enum AlbumLikeEnabledKey: ConfigurationKey {
-///     static let name = "function.album.like.enabled"
-///     static let defaultValue = false
+/// public enum AlbumLikeEnabledKey: ConfigurationKey {
+///     public static let name = "function.album.like.enabled"
+///     public static let defaultValue = false
 /// }
 /// ```
 ///
 /// Add the key type as a stored property of your module's ``ConfigurationScope`` and it becomes readable as
-/// `service.albumLikeEnabled` and appears in the debug menu, with no other code.
+/// `service.albumLikeEnabled` and appears in the debug menu, with no other code. A key read from another module
+/// is `public`, with a `public` name and default (the protocol is public, so its requirements must be too).
 ///
 /// Default implementations:
 /// - ``decode(from:)`` and ``encode(_:)`` for values conforming to ``ConfigurationValueStringRepresentable``
-///   (`Bool` as `"Y"`/`"N"`, numbers, strings, raw-value enums, custom string values) or
-///   ``ConfigurationValueJSONRepresentable`` (`Codable` compound values as JSON).
-/// - ``debugTitle`` from the name (see ``ConfigurationDebugTitle``); ``debugControlType`` from the value type.
+///   (`Bool` as ``boolEncoding`` says, `"Y"`/`"N"` unless the key chooses another; numbers, strings, raw-value
+///   enums, custom string values) or ``ConfigurationValueJSONRepresentable`` (`Codable` compound values as JSON).
+/// - ``debugTitle`` from the name (see ``ConfigurationDebugTitle``); ``summary`` empty; ``debugControlType`` from
+///   the value type; ``valuePattern`` from the value type (``ConfigurationValuePattern/any`` for most).
 public protocol ConfigurationKey: SendableMetatype {
     /// The key's value type.
     associatedtype Value: Sendable
@@ -43,33 +45,113 @@ public protocol ConfigurationKey: SendableMetatype {
     /// The title shown in the debug menu. Default: derived from ``name`` by ``ConfigurationDebugTitle``.
     static var debugTitle: String { get }
 
-    /// A one-line explanation shown in the debug menu's details pane. Default: none.
-    static var debugDescription: String? { get }
+    /// The type of ``summary``: `String` (the default, and what `static let summary = "…"` infers) or `String?`.
+    associatedtype Summary: ConfigurationKeySummary = String
+
+    /// A one-line explanation of the key, shown in the debug menu's details pane and written to the catalog
+    /// manifest under the same name. Default: none.
+    ///
+    /// ```swift
+    /// static let summary = "Whether album photos show a like button."
+    /// ```
+    static var summary: Summary { get }
 
     /// How the debug menu edits the value. Default: chosen from the value type.
     static var debugControlType: ConfigurationDebugControlType<Value> { get }
+
+    /// A regular expression every wire string of this key must match as a whole, checked by ``decode(from:)`` and,
+    /// through the catalog manifest, by tools that do not link the program. Default: the value type's
+    /// ``ConfigurationValueStringRepresentable/configurationValuePattern`` for string values,
+    /// ``ConfigurationValuePattern/any`` otherwise.
+    ///
+    /// ```swift
+    /// static let valuePattern = ConfigurationValuePattern("#[0-9A-F]{6}", format: "#RRGGBB such as #06C755")
+    /// ```
+    static var valuePattern: ConfigurationValuePattern { get }
+
+    /// How a `Bool` value travels: `"Y"`/`"N"` (``ConfigurationBoolEncoding/letterYN``, the default),
+    /// `"true"`/`"false"`, `"1"`/`"0"`, `"yes"`/`"no"`, `"on"`/`"off"` or your own pair. Only `Bool` keys use it.
+    ///
+    /// ```swift
+    /// static let boolEncoding = ConfigurationBoolEncoding.trueFalse
+    /// ```
+    static var boolEncoding: ConfigurationBoolEncoding { get }
+
+    /// Not for use: the description was renamed ``summary``. A key that still declares `debugDescription` (in any
+    /// type) is refused by ``ConfigurationCatalog`` with an error that names the key, instead of being ignored.
+    associatedtype _DebugDescriptionIsNowSummary = ConfigurationKeyRenamedRequirement
+
+    /// Not for use: the description was renamed ``summary``; see ``_DebugDescriptionIsNowSummary``.
+    static var debugDescription: _DebugDescriptionIsNowSummary { get }
+}
+
+/// The marker behind ``ConfigurationKey/debugDescription``: a key that does not declare the old name gets this.
+public enum ConfigurationKeyRenamedRequirement: Sendable {
+    /// The only value.
+    case notDeclared
+}
+
+/// What a key's ``ConfigurationKey/summary`` may be: a `String` (empty means none) or an optional one.
+public protocol ConfigurationKeySummary: Sendable {
+    /// The summary's text, or `nil` when there is none.
+    var summaryText: String? { get }
+}
+
+extension String: ConfigurationKeySummary {
+    /// The string itself; `nil` when it is empty.
+    public var summaryText: String? { isEmpty ? nil : self }
+}
+
+extension Optional: ConfigurationKeySummary where Wrapped == String {
+    /// The wrapped string; `nil` when it is absent or empty.
+    public var summaryText: String? { self.flatMap { $0.isEmpty ? nil : $0 } }
 }
 
 extension ConfigurationKey {
     /// Derived from ``name``: `"function.album.like.enabled"` gives `"Like Enabled"`.
     public static var debugTitle: String { ConfigurationDebugTitle.derive(from: name) }
 
-    /// No description.
-    public static var debugDescription: String? { nil }
+    /// No constraint beyond the codec's own.
+    public static var valuePattern: ConfigurationValuePattern { .any }
+
+    /// `"Y"`/`"N"`.
+    public static var boolEncoding: ConfigurationBoolEncoding { .letterYN }
+}
+
+extension ConfigurationKey where Summary == String {
+    /// No summary.
+    public static var summary: String { "" }
+}
+
+extension ConfigurationKey where _DebugDescriptionIsNowSummary == ConfigurationKeyRenamedRequirement {
+    /// Not declared (the supported state): the description is ``summary``.
+    public static var debugDescription: ConfigurationKeyRenamedRequirement { .notDeclared }
+}
+
+extension ConfigurationKey {
+    /// Whether the key still declares the old `debugDescription` (which would otherwise be ignored).
+    static var declaresRenamedDebugDescription: Bool {
+        _DebugDescriptionIsNowSummary.self != ConfigurationKeyRenamedRequirement.self
+    }
 }
 
 // MARK: - Codecs chosen by value type
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable {
-    /// Decodes with `Value(configurationValueString:)`; an invalid string throws "expected <format>, got <string>".
+    /// Checks ``valuePattern``, then decodes with `Value(configurationValueString:)`; an invalid string throws
+    /// "expected <format>, got <string>".
     public static func decode(from string: String) throws -> Value {
-        try Value.decodeConfigurationValue(string)
+        try valuePattern.check(string)
+        return try Value.decodeConfigurationValue(string)
     }
 
     /// Encodes with `configurationValueString`.
     public static func encode(_ value: Value) throws -> String? {
         value.configurationValueString
     }
+
+    /// The value type's ``ConfigurationValueStringRepresentable/configurationValuePattern``.
+    public static var valuePattern: ConfigurationValuePattern { Value.configurationValuePattern }
 
     /// A text editor validated by ``decode(from:)``.
     public static var debugControlType: ConfigurationDebugControlType<Value> { .text }
@@ -78,7 +160,8 @@ extension ConfigurationKey where Value: ConfigurationValueStringRepresentable {
 extension ConfigurationKey where Value: ConfigurationValueJSONRepresentable {
     /// Decodes JSON text.
     public static func decode(from string: String) throws -> Value {
-        try Value(configurationJSON: string)
+        try valuePattern.check(string)
+        return try Value(configurationJSON: string)
     }
 
     /// Encodes as compact JSON with sorted keys.
@@ -92,9 +175,10 @@ extension ConfigurationKey where Value: ConfigurationValueJSONRepresentable {
 
 /// A value that is both string- and JSON-representable travels as its string.
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & ConfigurationValueJSONRepresentable {
-    /// Decodes with `Value(configurationValueString:)`.
+    /// Checks ``valuePattern``, then decodes with `Value(configurationValueString:)`.
     public static func decode(from string: String) throws -> Value {
-        try Value.decodeConfigurationValue(string)
+        try valuePattern.check(string)
+        return try Value.decodeConfigurationValue(string)
     }
 
     /// Encodes with `configurationValueString`.
@@ -102,16 +186,31 @@ extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & 
         value.configurationValueString
     }
 
+    /// The value type's ``ConfigurationValueStringRepresentable/configurationValuePattern``.
+    public static var valuePattern: ConfigurationValuePattern { Value.configurationValuePattern }
+
     /// A text editor validated by ``decode(from:)``.
     public static var debugControlType: ConfigurationDebugControlType<Value> { .text }
 }
 
-// MARK: - Debug controls chosen by value type
+// MARK: - Bool keys
 
 extension ConfigurationKey where Value == Bool {
+    /// Accepts exactly the two strings of ``boolEncoding``.
+    public static func decode(from string: String) throws -> Bool {
+        try boolEncoding.decode(string)
+    }
+
+    /// The string of ``boolEncoding`` for `value`.
+    public static func encode(_ value: Bool) throws -> String? {
+        boolEncoding.encode(value)
+    }
+
     /// A toggle.
     public static var debugControlType: ConfigurationDebugControlType<Bool> { .toggle }
 }
+
+// MARK: - Debug controls chosen by value type
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & FixedWidthInteger {
     /// An integer editor.

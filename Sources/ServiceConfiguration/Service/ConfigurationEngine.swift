@@ -44,17 +44,22 @@ package final class ConfigurationEngine: Sendable {
         #endif
     }
 
+    /// Whether this engine applies overrides: the layer is compiled in and the policy allows it in this build.
+    package let overridesEnabled: Bool
     private let state: Locked<State>
     @usableFromInline let generation = Atomic<UInt64>(1)
     @usableFromInline let readCache = StripedLock(stripeCount: 64) { ReadCacheTable() }
 
-    /// Creates an engine with initial server values and overrides, knowing the keys of `catalog`.
+    /// Creates an engine with initial server values and overrides, knowing the keys of `catalog`; overrides apply
+    /// only where `overridePolicy` allows them in this build.
     package init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
-        catalog: ConfigurationCatalog? = nil
+        catalog: ConfigurationCatalog? = nil,
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
     ) {
-        var initial = State(server: serverValues, overrides: Self.overridesCompiledIn ? overrides : [:])
+        overridesEnabled = overridePolicy.appliesInThisBuild
+        var initial = State(server: serverValues, overrides: overridesEnabled ? overrides : [:])
         if let catalog {
             initial.registeredCatalogs.insert(ObjectIdentifier(catalog.identity))
             initial.descriptors.reserveCapacity(catalog.keyCount)
@@ -170,8 +175,9 @@ package final class ConfigurationEngine: Sendable {
     /// Checks `raw` against the key named `name`; throws ``ConfigurationError/unknownKey(_:suggestions:)`` or
     /// ``ConfigurationError/invalidValue(key:value:reason:)``.
     package func validate(_ raw: String, forKeyNamed name: String) throws(ConfigurationError) {
-        let descriptor = state.withLock { $0.descriptors[name] }
+        let (descriptor, hasCatalog) = state.withLock { ($0.descriptors[name], !$0.registeredCatalogs.isEmpty) }
         guard let descriptor else {
+            guard hasCatalog else { throw .unregisteredKey(name) }
             let known = state.withLock { Array($0.descriptors.keys) }
             throw .unknownKey(name, suggestions: NameSuggestions.nearest(to: name, in: known))
         }
@@ -196,20 +202,20 @@ package final class ConfigurationEngine: Sendable {
 
     /// Sets (or, with `nil`, removes) the override of the key named `name`, without validation.
     package func setOverride(_ raw: String?, forKeyNamed name: String) {
-        guard Self.overridesCompiledIn else { return }
+        guard overridesEnabled else { return }
         update(touching: [name]) { $0.overrides[name] = raw }
     }
 
     /// Replaces the whole override layer.
     package func replaceOverrides(_ overrides: [String: String]) {
-        guard Self.overridesCompiledIn else { return }
+        guard overridesEnabled else { return }
         update(touching: nil) { $0.overrides = overrides }
     }
 
     /// Sets (a string) or removes (`nil`) the overrides of the given keys, for example the keys an override store
     /// reports as changed; other overrides stay.
     package func updateOverrides(_ changes: [String: String?]) {
-        guard Self.overridesCompiledIn, !changes.isEmpty else { return }
+        guard overridesEnabled, !changes.isEmpty else { return }
         update(touching: Set(changes.keys)) { state in
             for (key, value) in changes { state.overrides[key] = value }
         }

@@ -17,8 +17,10 @@ import Foundation
 /// whose mutable state sits in one `Mutex`. Decoding runs outside the lock, so a key's custom `decode` may read
 /// other keys of the same service. A warm read takes no shared lock.
 ///
-/// Builds without the `DebugOverrides` package trait have no override layer: the store is never read, and
-/// setting an override throws ``ConfigurationError/overridesDisabled``.
+/// Overrides apply in debug builds only unless `overridePolicy` is ``ConfigurationOverridePolicy/allBuilds`` (see
+/// ``ConfigurationOverridePolicy``); builds without the `DebugOverrides` package trait have no override layer at
+/// all. Where overrides do not apply, the store is never read and setting an override throws
+/// ``ConfigurationError/overridesDisabled``.
 public final class LiveConfigurationService: ConfigurationService {
     @usableFromInline let engine: ConfigurationEngine
     /// The store that persists this service's overrides, if any.
@@ -32,9 +34,11 @@ public final class LiveConfigurationService: ConfigurationService {
     public init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
-        catalog: ConfigurationCatalog? = nil
+        catalog: ConfigurationCatalog? = nil,
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
     ) {
-        engine = ConfigurationEngine(serverValues: serverValues, overrides: overrides, catalog: catalog)
+        engine = ConfigurationEngine(
+            serverValues: serverValues, overrides: overrides, catalog: catalog, overridePolicy: overridePolicy)
         overrideStore = nil
         storeObservation = nil
     }
@@ -48,10 +52,11 @@ public final class LiveConfigurationService: ConfigurationService {
         serverValues: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overrideStore: FileOverrideStore,
-        watchMode: OverrideStoreWatchMode? = .automatic
+        watchMode: OverrideStoreWatchMode? = .automatic,
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
     ) {
-        guard ConfigurationEngine.overridesCompiledIn else {
-            engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog)
+        guard overridePolicy.appliesInThisBuild else {
+            engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
             self.overrideStore = nil
             storeObservation = nil
             return
@@ -60,7 +65,8 @@ public final class LiveConfigurationService: ConfigurationService {
         let engine = ConfigurationEngine(
             serverValues: serverValues,
             overrides: overrideStore.entries.mapValues(\.value),
-            catalog: catalog
+            catalog: catalog,
+            overridePolicy: overridePolicy
         )
         self.engine = engine
         self.overrideStore = overrideStore
@@ -114,7 +120,7 @@ public final class LiveConfigurationService: ConfigurationService {
 
     /// Overrides the key with `value`, saving it to the override store first if there is one.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
-        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
         try writeOverride(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name, note: nil)
     }
 
@@ -128,7 +134,7 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Throws ``ConfigurationError`` for an unknown key or an invalid value, ``OverrideStoreError`` when the store
     /// cannot save; in both cases nothing changes.
     public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
-        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
         try engine.validate(rawValue, forKeyNamed: name)
         try writeOverride(rawValue, forKeyNamed: name, note: note)
     }
@@ -140,7 +146,7 @@ public final class LiveConfigurationService: ConfigurationService {
 
     /// Removes every override.
     public func removeAllOverrides() throws {
-        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
         if let overrideStore {
             try overrideStore.removeAll()
         } else {
@@ -150,7 +156,7 @@ public final class LiveConfigurationService: ConfigurationService {
 
     /// Sets or removes several overrides as one change (validated first, with `validate`), saved in one write.
     public func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
-        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
         if validate {
             for case (let name, let value?) in changes { try engine.validate(value, forKeyNamed: name) }
         }
@@ -168,7 +174,7 @@ public final class LiveConfigurationService: ConfigurationService {
 
     /// Saves first (the store's observation then updates the engine), so nothing is shown as done before it is.
     private func writeOverride(_ raw: String?, forKeyNamed name: String, note: String?) throws {
-        guard ConfigurationEngine.overridesCompiledIn else { throw ConfigurationError.overridesDisabled }
+        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
         guard let overrideStore else {
             engine.setOverride(raw, forKeyNamed: name)
             return

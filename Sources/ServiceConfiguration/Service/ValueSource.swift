@@ -1,5 +1,10 @@
 /// Where a key's effective value came from. Higher sources win: ``overridden`` > ``server`` > ``default``.
-public enum ValueSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+///
+/// `print(resolution.source)` shows the debug menu's capitals (`DEFAULT`); `debugPrint`, `dump` and a debugger
+/// show the Swift spelling (`.default`). Compare with the cases: `resolution.source == .default`.
+public enum ValueSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible,
+    CustomDebugStringConvertible
+{
     /// A debug override set by a person (debug menu, command-line tool) or a test.
     case overridden
     /// The configuration server's value from the last sync.
@@ -9,4 +14,7 @@ public enum ValueSource: String, Sendable, Hashable, Codable, CaseIterable, Cust
 
     /// The source in capitals as the debug menu shows it: `OVERRIDDEN`, `SERVER`, `DEFAULT`.
     public var description: String { rawValue.uppercased() }
+
+    /// The case as written in Swift: `.overridden`, `.server`, `.default`.
+    public var debugDescription: String { "." + rawValue }
 }

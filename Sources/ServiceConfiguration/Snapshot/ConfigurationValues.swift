@@ -53,6 +53,23 @@ public struct ConfigurationValues: Sendable {
         return layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:))
     }
 
+    /// The resolution of the key at `keyPath`: `values.resolution(of: \.albumLikeEnabled)`.
+    public func resolution<K: ConfigurationKey>(
+        of keyPath: KeyPath<ConfigurationDynamicLookup, K>
+    ) -> ConfigurationResolution<K.Value> {
+        resolution(of: K.self)
+    }
+
+    /// Reached only by a name no visible scope declares; never available.
+    @available(
+        *, unavailable,
+        message:
+            "no configuration key is named so here: check the spelling, import the module that declares the key, make its scope, property and key type public, and add the scope's routing subscript on ConfigurationDynamicLookup"
+    )
+    public subscript(dynamicMember name: String) -> NoConfigurationKeyWithThisName {
+        preconditionFailure("unreachable: this subscript is unavailable")
+    }
+
     /// The snapshot restricted to one scope's keys.
     public func scoped<Scope: ConfigurationScope>(to scope: Scope.Type) -> ScopedConfigurationValues<Scope> {
         ScopedConfigurationValues(self)
@@ -84,5 +101,15 @@ public struct ScopedConfigurationValues<Scope: ConfigurationScope>: Sendable {
     /// The resolution of one of the scope's keys.
     public func resolution<K: ConfigurationKey>(of keyPath: KeyPath<Scope, K>) -> ConfigurationResolution<K.Value> {
         values.resolution(of: K.self)
+    }
+
+    /// Reached only by a name the scope does not declare; never available.
+    @available(
+        *, unavailable,
+        message:
+            "this scope has no key property of that name: check the spelling, or read a key of another scope through a view of that scope"
+    )
+    public subscript(dynamicMember name: String) -> NoConfigurationKeyWithThisName {
+        preconditionFailure("unreachable: this subscript is unavailable")
     }
 }

@@ -24,10 +24,11 @@ public protocol ConfigurationValueJSONRepresentable {
 extension ConfigurationValueJSONRepresentable where Self: Codable {
     /// Decodes with `JSONDecoder`; the error names the path and the problem (`at rules[0].maxBytes: expected Int`).
     public init(configurationJSON json: String) throws(ConfigurationDecodingError) {
+        let data = Data(json.utf8)
         do {
-            self = try JSONDecoder().decode(Self.self, from: Data(json.utf8))
+            self = try JSONDecoder().decode(Self.self, from: data)
         } catch let error as DecodingError {
-            throw ConfigurationDecodingError(jsonError: error)
+            throw ConfigurationDecodingError(jsonError: error, in: data)
         } catch {
             throw ConfigurationDecodingError("invalid JSON: \(error.localizedDescription)")
         }
@@ -49,6 +50,37 @@ extension Array: ConfigurationValueJSONRepresentable where Element: Codable {}
 extension Dictionary: ConfigurationValueJSONRepresentable where Key == String, Value: Codable {}
 
 extension ConfigurationDecodingError {
+    /// Like ``init(jsonError:)``, but a syntax error says what and where (`JSONDecoder` only says "not valid JSON";
+    /// `JSONSerialization` reading the same bytes says "Unexpected end of file", "Invalid value around character 8").
+    init(jsonError error: DecodingError, in data: Data) {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            if let problem = Self.jsonSyntaxProblem(in: data) {
+                self.init("not valid JSON: \(problem)")
+            } else {
+                // Well-formed JSON that JSONDecoder still calls "not valid JSON": it does so for a number its field
+                // cannot hold in that spelling (an Int written 9223372036854775807.0).
+                self.init(
+                    "invalid JSON value: Foundation's JSONDecoder refused it without saying where (usually a number "
+                        + "too large for its field)")
+            }
+        } else {
+            self.init(jsonError: error)
+        }
+    }
+
+    /// Foundation's description of why `data` is not JSON, in lower case without the final full stop; `nil` when it
+    /// is JSON.
+    static func jsonSyntaxProblem(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            if text.hasSuffix(".") { text.removeLast() }
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
+    }
+
     /// Turns Foundation's `DecodingError` into one readable line: where in the document, and what went wrong.
     init(jsonError error: DecodingError) {
         func path(_ context: DecodingError.Context, appending key: (any CodingKey)? = nil) -> String {

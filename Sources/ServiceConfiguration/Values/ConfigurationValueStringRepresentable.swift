@@ -28,11 +28,22 @@ public protocol ConfigurationValueStringRepresentable: Sendable {
     /// The default is derived from the type's name ("a valid ImageTransferQuality"). Give a concrete example
     /// where you can, for instance `"WIDTH,QUALITY such as 1280,70"`.
     static var configurationValueFormat: String { get }
+
+    /// A regular expression every wire string must match as a whole, carried in the catalog manifest so tools that
+    /// do not link the program refuse what the program refuses. Default: ``ConfigurationValuePattern/any``.
+    ///
+    /// ```swift
+    /// static let configurationValuePattern = ConfigurationValuePattern("[0-9]+,[0-9]{1,3}", format: "1280,70")
+    /// ```
+    static var configurationValuePattern: ConfigurationValuePattern { get }
 }
 
 extension ConfigurationValueStringRepresentable {
     /// The default format description: "a valid <TypeName>".
     public static var configurationValueFormat: String { "a valid \(Self.self)" }
+
+    /// No pattern: the parser alone decides.
+    public static var configurationValuePattern: ConfigurationValuePattern { .any }
 
     /// Parses `string`, or throws a ``ConfigurationDecodingError`` that names the expected format.
     public static func decodeConfigurationValue(_ string: String) throws(ConfigurationDecodingError) -> Self {

@@ -1,0 +1,23 @@
+// expect: ambiguous use of 'subscript(dynamicMember:)'
+import Checkout
+import ServiceConfiguration
+
+extension ConfigurationScopes {
+    struct Legacy: ConfigurationScope {
+        let checkoutMaxCartItems: MaxItemsKey
+        enum MaxItemsKey: ConfigurationKey {
+            static let name = "legacy.max_items"
+            static let defaultValue = 10
+        }
+    }
+}
+
+extension ConfigurationDynamicLookup {
+    subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationScopes.Legacy, K>) -> K {
+        self[K.self]
+    }
+}
+
+func limit(_ service: some ConfigurationService) -> Int {
+    service.checkoutMaxCartItems
+}

@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+// A consumer of ServiceConfiguration, written as an app team would: two feature modules that own their keys, an app
+// that builds the catalog, a file store, the debug menu behind a flag, and tests with the mock. CI builds and tests
+// it in debug and release configurations (see .ci/run).
+import PackageDescription
+
+let package = Package(
+    name: "ShopApp",
+    // The package's minimums (Synchronization's Mutex): macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .executable(name: "shop-app", targets: ["shop-app"])
+    ],
+    traits: [
+        // `swift build -c release --traits QA`: a release build for QA that honours overrides.
+        .trait(name: "QA", description: "A QA build: overrides apply even in a release configuration.")
+    ],
+    dependencies: [
+        // From a folder: the package identity is the folder's name ("ServiceConfiguration" here, from `../..`
+        // it is the repository folder's name, so it is spelled out). From a repository it is the URL's last path
+        // component: .package(url: "https://example.com/org/service-configuration.git", from: "1.0.0") is
+        // "service-configuration".
+        .package(name: "ServiceConfiguration", path: "../..")
+    ],
+    targets: [
+        .target(
+            name: "Checkout",
+            dependencies: [.product(name: "ServiceConfiguration", package: "ServiceConfiguration")]
+        ),
+        .target(
+            name: "Profile",
+            dependencies: [.product(name: "ServiceConfiguration", package: "ServiceConfiguration")]
+        ),
+        .target(
+            name: "ShopAppCore",
+            dependencies: [
+                "Checkout", "Profile",
+                .product(name: "ServiceConfiguration", package: "ServiceConfiguration"),
+            ],
+            swiftSettings: [.define("QA", .when(traits: ["QA"]))]
+        ),
+        .executableTarget(
+            name: "shop-app",
+            dependencies: [
+                "ShopAppCore",
+                .product(name: "ServiceConfiguration", package: "ServiceConfiguration"),
+                .product(name: "ConfigurationDebugMenu", package: "ServiceConfiguration"),
+            ]
+        ),
+        .testTarget(
+            name: "CheckoutTests",
+            dependencies: [
+                "Checkout",
+                .product(name: "ServiceConfigurationTesting", package: "ServiceConfiguration"),
+            ]
+        ),
+        .testTarget(
+            name: "ProfileTests",
+            dependencies: [
+                "Profile",
+                .product(name: "ServiceConfigurationTesting", package: "ServiceConfiguration"),
+            ]
+        ),
+        .testTarget(
+            name: "ShopAppTests",
+            dependencies: [
+                "ShopAppCore", "Checkout", "Profile",
+                .product(name: "ServiceConfigurationTesting", package: "ServiceConfiguration"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+import Checkout
+import Foundation
+import Profile
+import ServiceConfiguration
+
+/// The app's configuration set-up: its catalog, its store, its service.
+public enum AppConfiguration {
+    /// Every scope the app links, listed by hand: a scope missing here is missing from the debug menu and the
+    /// manifest (the tests check the list against the modules).
+    public static let scopes: [any ConfigurationScope.Type] = [
+        ConfigurationScopes.Checkout.self,
+        ConfigurationScopes.Profile.self,
+    ]
+
+    /// The catalog; building it checks for duplicate wire names, duplicate property names and broken declarations.
+    public static func makeCatalog() throws(ConfigurationError) -> ConfigurationCatalog {
+        try ConfigurationCatalog(scopes: scopes)
+    }
+
+    /// Overrides apply in debug builds, and in release builds compiled with the app's `QA` trait
+    /// (`swift build -c release --traits QA`).
+    public static var overridePolicy: ConfigurationOverridePolicy {
+        #if QA
+            .allBuilds
+        #else
+            .debugBuildsOnly
+        #endif
+    }
+
+    /// Where the overrides live: `CONFIG_OVERRIDES_FILE`, else `~/.local/state/shop-app/overrides.json`. On iOS pass
+    /// a URL inside the app's sandbox instead (see the README).
+    public static func defaultStoreURL() -> URL {
+        FileOverrideStore.defaultURL(appName: "shop-app")
+    }
+
+    /// The service the app passes to its modules.
+    public static func makeService(
+        serverValues: [String: String] = lastSync,
+        catalog: ConfigurationCatalog,
+        storeURL: URL
+    ) -> LiveConfigurationService {
+        LiveConfigurationService(
+            serverValues: serverValues,
+            catalog: catalog,
+            overrideStore: FileOverrideStore(url: storeURL),
+            watchMode: nil,
+            overridePolicy: overridePolicy
+        )
+    }
+
+    /// A server sync as the app last received it, with one value the key rejects (`"20 eur"`: lower case).
+    public static let lastSync: [String: String] = [
+        "checkout.apple_pay.enabled": "true",
+        "checkout.cart.max_items": "40",
+        "checkout.minimum_order": "20 eur",
+        "checkout.shipping_rules": #"{"countries":{"DE":390,"NL":450},"freeAbove":4000}"#,
+        "ab.checkout.express": "on",
+        "function.profile.avatar_upload.enabled": "1",
+        "function.profile.bio.max_length": "200",
+        "ab.profile.editor": "compact",
+    ]
+}

@@ -1,0 +1,114 @@
+import Checkout
+import Foundation
+import Profile
+import ServiceConfiguration
+import ServiceConfigurationTesting
+import ShopAppCore
+import Testing
+
+extension ConfigurationScopes {
+    /// A scope a careless module might add: its property repeats one of Checkout's names.
+    struct Careless: ConfigurationScope {
+        let checkoutMaxCartItems: MaxItemsKey
+        enum MaxItemsKey: ConfigurationKey {
+            static let name = "careless.max_items"
+            static let defaultValue = 1
+        }
+    }
+}
+
+@Suite("The app's catalog, store and release behaviour")
+struct AppConfigurationTests {
+    func temporaryStore() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "shop-app-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("overrides.json")
+    }
+
+    @Test("the hand-written scope list covers both modules, every scope yields keys, the manifest round-trips")
+    func catalog() throws {
+        let catalog = try AppConfiguration.makeCatalog()
+        #expect(catalog.scopes.map(\.name) == ["Checkout", "Profile"])
+        #expect(catalog.scopes.allSatisfy { !$0.keys.isEmpty })
+        let kinds = Set(catalog.keys.map(\.control.kindName))
+        #expect(kinds == ["toggle", "picker", "text", "number (integer)", "number (floating point)", "json"])
+        let restored = try ConfigurationCatalog(manifest: catalog.manifestJSON())
+        #expect(restored.manifestJSON() == catalog.manifestJSON())
+    }
+
+    @Test("a tool reading the manifest refuses what the app refuses, with the app's message")
+    func manifestAgrees() throws {
+        let catalog = try AppConfiguration.makeCatalog()
+        let restored = try ConfigurationCatalog(manifest: catalog.manifestJSON())
+        for (name, raw) in [
+            ("checkout.minimum_order", "20 eur"), ("checkout.minimum_order", "20 EUR"),
+            ("function.profile.theme_color", "red"), ("checkout.apple_pay.enabled", "Y"),
+            ("checkout.apple_pay.enabled", "false"), ("function.profile.avatar_upload.enabled", "1"),
+            ("checkout.shipping_rules", #"{ "freeAbove": 1, "countries": {} }"#),
+        ] {
+            let program = Result { try catalog.descriptor(named: name)!.validate(raw) }.map { $0 }
+            let tool = Result { try restored.descriptor(named: name)!.validate(raw) }.map { $0 }
+            #expect("\(program)" == "\(tool)", "\(name) = \(raw)")
+        }
+    }
+
+    @Test("the same property name in another scope is caught when the catalog is built, naming both scopes")
+    func propertyCollision() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try ConfigurationCatalog(scopes: AppConfiguration.scopes + [ConfigurationScopes.Careless.self])
+        }
+        #expect(
+            error == .duplicatePropertyName("checkoutMaxCartItems", firstScope: "Checkout", secondScope: "Careless"))
+    }
+
+    @Test("overrides in the store apply in a debug build and are ignored in a release build (unless QA)")
+    func releaseDefault() throws {
+        let url = try temporaryStore()
+        try FileOverrideStore(url: url).set("7", forKey: "checkout.cart.max_items")
+        let service = AppConfiguration.makeService(catalog: try AppConfiguration.makeCatalog(), storeURL: url)
+        #if DEBUG || QA
+            #expect(service.overridesApply)
+            #expect(service.checkoutMaxCartItems == 7)
+        #else
+            #expect(!service.overridesApply)
+            #expect(service.checkoutMaxCartItems == 40, "the server value, not the override")
+            #expect(throws: ConfigurationError.overridesDisabled) {
+                try service.setOverride(8, for: \.checkoutMaxCartItems)
+            }
+        #endif
+        let qa = LiveConfigurationService(
+            catalog: try AppConfiguration.makeCatalog(), overrideStore: FileOverrideStore(url: url), watchMode: nil,
+            overridePolicy: .allBuilds)
+        #expect(qa.checkoutMaxCartItems == 7, "a QA build opts in with one argument")
+    }
+
+    @Test("the mock applies overrides in every build; given the app's policy it behaves as the release app does")
+    func mockPolicy() throws {
+        let mock = MockConfigurationService(scopes: AppConfiguration.scopes)
+        try mock.setOverride(3, for: \.checkoutMaxCartItems)
+        #expect(mock.checkoutMaxCartItems == 3)
+        let asReleased = MockConfigurationService(scopes: AppConfiguration.scopes, overridePolicy: .debugBuildsOnly)
+        #if DEBUG
+            try asReleased.setOverride(3, for: \.checkoutMaxCartItems)
+            #expect(asReleased.checkoutMaxCartItems == 3)
+        #else
+            #expect(throws: ConfigurationError.overridesDisabled) {
+                try asReleased.setOverride(3, for: \.checkoutMaxCartItems)
+            }
+        #endif
+    }
+
+    @Test("the app's report: values, sources and the rejected server value with its reason")
+    func report() throws {
+        let url = try temporaryStore()
+        let catalog = try AppConfiguration.makeCatalog()
+        let lines = AppReport.lines(
+            service: AppConfiguration.makeService(catalog: catalog, storeURL: url), catalog: catalog)
+        #expect(
+            lines.contains(
+                #"checkout.minimum_order = 1000 EUR (DEFAULT) [server value rejected: expected MINOR_UNITS CURRENCY such as 2000 EUR, got "20 eur"]"#
+            ))
+        #expect(lines.contains("checkout: pay with express, apple-pay, card"))
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+
+/// The manifest's JSON shape, read and written with Foundation's `JSONDecoder` and `JSONEncoder`.
+struct ManifestDocument: Codable {
+    var format: String
+    var version: Int
+    var scopes: [Scope]
+
+    /// The two members read first, so that a file that is not a manifest is called that.
+    struct Header: Decodable {
+        var format: String?
+        var version: Int?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            format = try? container.decodeIfPresent(String.self, forKey: .format)
+            version = try? container.decodeIfPresent(Int.self, forKey: .version)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case format, version
+        }
+    }
+
+    struct Scope: Codable {
+        var name: String
+        var keys: [Key]
+    }
+
+    struct Key: Codable {
+        var name: String
+        var title: String?
+        var type: String?
+        var `default`: String?
+        var control: Control
+        var summary: String?
+        var pattern: String?
+        var format: String?
+    }
+
+    struct Control: Codable {
+        var kind: String
+        var on: String?
+        var off: String?
+        var number: String?
+        var choices: [Choice]?
+    }
+
+    struct Choice: Codable {
+        var value: String
+        var title: String?
+        var enabled: Bool?
+    }
+
+    /// A problem inside one key, as a path relative to the key and a message: `.control.choices[2]: duplicate …`.
+    struct KeyProblem: Error {
+        var problem: String
+    }
+
+    /// One line for a decoding failure: where in the document, and what is wrong.
+    static func problem(decoding error: any Error, in data: Data) -> String {
+        guard let error = error as? DecodingError else { return "not valid JSON: \(error.localizedDescription)" }
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+            let problem = ConfigurationDecodingError.jsonSyntaxProblem(in: data)
+        {
+            return "not valid JSON: \(problem)"
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let place = path(context.codingPath)
+            return "\(place.isEmpty ? "the document" : place) must be \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) must be \(typeName(type)), found null"
+        case .keyNotFound(let key, let context):
+            let parent = path(context.codingPath)
+            return "\(parent.isEmpty ? "" : parent + ".")\(key.stringValue) is missing"
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            let detail = underlying ?? context.debugDescription
+            return context.codingPath.isEmpty ? "not valid JSON: \(detail)" : "\(path(context.codingPath)): \(detail)"
+        @unknown default:
+            return "not valid JSON: \(error.localizedDescription)"
+        }
+    }
+
+    /// `scopes[1].keys[3].control` for a coding path.
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var text = ""
+        for component in codingPath {
+            if let index = component.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? component.stringValue : ".\(component.stringValue)"
+            }
+        }
+        return text
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type: "a whole number"
+        case is [Any].Type: "an array"
+        default: "an object"
+        }
+    }
+}
+
+extension ManifestDocument.Key {
+    /// The manifest entry of `descriptor`.
+    init(_ descriptor: ConfigurationKeyDescriptor) {
+        name = descriptor.name
+        title = descriptor.title
+        type = descriptor.valueTypeName
+        `default` = descriptor.defaultValueString
+        summary = descriptor.summary
+        pattern = descriptor.pattern.regularExpression
+        format = descriptor.pattern.format
+        switch descriptor.control {
+        case .toggle:
+            control = .init(kind: "toggle", on: descriptor.toggleStrings.on, off: descriptor.toggleStrings.off)
+        case .text: control = .init(kind: "text")
+        case .json: control = .init(kind: "json")
+        case .number(let kind): control = .init(kind: "number", number: kind.rawValue)
+        case .picker(let choices):
+            control = .init(
+                kind: "picker",
+                choices: choices.map { .init(value: $0.value, title: $0.title, enabled: $0.isEnabled) }
+            )
+        }
+    }
+
+    /// The descriptor this entry describes, after checking that it is consistent.
+    func descriptor(scope: String) throws(ManifestDocument.KeyProblem) -> ConfigurationKeyDescriptor {
+        func fail(_ problem: String) -> ManifestDocument.KeyProblem { .init(problem: problem) }
+        guard !name.isEmpty else { throw fail(".name must not be empty") }
+        let control = try self.control.erased()
+        let toggle = ConfigurationKeyDescriptor.ToggleStrings(on: self.control.on ?? "Y", off: self.control.off ?? "N")
+        if case .toggle = control, toggle.on == toggle.off {
+            throw fail(
+                ".control.off: equals control.on (\(ConfigurationDecodingError.quoted(toggle.on))); a toggle needs two "
+                    + "different wire strings")
+        }
+        if pattern == nil, format != nil {
+            throw fail(".format: describes a pattern, but the key has none")
+        }
+        let pattern = self.pattern.map { ConfigurationValuePattern($0, format: format) } ?? .any
+        if let problem = pattern.problem {
+            throw fail(".pattern: not a valid regular expression (\(problem))")
+        }
+        let validate = ManifestValidation.validator(for: control, toggle: toggle, pattern: pattern)
+        if let defaultValue = `default` {
+            if case .picker(let choices) = control, !choices.contains(where: { $0.value == defaultValue }) {
+                throw fail(
+                    ".default: \(ConfigurationDecodingError.quoted(defaultValue)) is not one of the picker's choices ("
+                        + choices.map(\.value).joined(separator: ", ") + ")")
+            }
+            do {
+                _ = try validate(defaultValue)
+            } catch {
+                throw fail(".default: \(error.description)")
+            }
+        }
+        return ConfigurationKeyDescriptor(
+            name: name,
+            scopeName: scope,
+            title: title ?? ConfigurationDebugTitle.derive(from: name),
+            summary: summary.flatMap { $0.isEmpty ? nil : $0 },
+            valueTypeName: type ?? "String",
+            control: control,
+            defaultValueString: `default`,
+            toggleStrings: toggle,
+            pattern: pattern,
+            validate: validate
+        )
+    }
+}
+
+extension ManifestDocument.Control {
+    /// The control this entry describes; problems are relative to the key.
+    func erased() throws(ManifestDocument.KeyProblem) -> ConfigurationDebugControl {
+        func fail(_ problem: String) -> ManifestDocument.KeyProblem { .init(problem: problem) }
+        switch kind {
+        case "toggle": return .toggle
+        case "text": return .text
+        case "json": return .json
+        case "number":
+            guard let number else {
+                throw fail(".control.number must be \"integer\" or \"floatingPoint\", found nothing")
+            }
+            guard let numberKind = ConfigurationNumberKind(rawValue: number) else {
+                throw fail(
+                    ".control.number must be \"integer\" or \"floatingPoint\", found \(ConfigurationDecodingError.quoted(number))"
+                )
+            }
+            return .number(numberKind)
+        case "picker":
+            guard let choices, !choices.isEmpty else { throw fail(".control.choices must list at least one choice") }
+            var firstIndex: [String: Int] = [:]
+            for (index, choice) in choices.enumerated() {
+                if let first = firstIndex[choice.value] {
+                    throw fail(
+                        ".control.choices[\(index)]: duplicate value \(ConfigurationDecodingError.quoted(choice.value)) "
+                            + "(also choices[\(first)])")
+                }
+                firstIndex[choice.value] = index
+            }
+            return .picker(
+                choices.map { .init(value: $0.value, title: $0.title ?? $0.value, isEnabled: $0.enabled) }
+            )
+        default:
+            throw fail(
+                ".control.kind must be toggle, picker, number, text or json, found \(ConfigurationDecodingError.quoted(kind))"
+            )
+        }
+    }
+}
