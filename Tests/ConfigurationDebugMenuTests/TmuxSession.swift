@@ -128,7 +128,7 @@ final class TmuxSession {
 
     /// Waits until the screen contains `text`; records the last screen on failure.
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    func waitFor(_ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> Bool
     {
         let deadline = Date().addingTimeInterval(timeout)
@@ -142,7 +142,7 @@ final class TmuxSession {
     }
 
     /// Waits until `condition` holds (for files the menu writes).
-    func waitUntil(timeout: Double = 10, _ condition: () -> Bool) async throws -> Bool {
+    func waitUntil(timeout: Double = 30, _ condition: () -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
@@ -152,7 +152,7 @@ final class TmuxSession {
     }
 
     /// Waits until the shell has no child any more (the menu has exited), so typed keys reach the shell.
-    func waitForMenuExit(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func waitForMenuExit(timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try menuProcess() == nil { return }

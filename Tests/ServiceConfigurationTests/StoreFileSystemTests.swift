@@ -271,7 +271,7 @@ struct StoreFileSystemTests {
         let first = try shell("printf '%s' '\(half)' > '\(url.path)'")
         first.waitUntilExit()
         #expect(await eventually { store.lastError?.kind == .corrupt })
-        #expect(service.overrides.isEmpty)
+        #expect(await eventually { service.overrides.isEmpty })
         let second = try shell("printf '%s' '\(full.dropFirst(half.count))' >> '\(url.path)'")
         second.waitUntilExit()
         #expect(await eventually { service.overrides == ["one": "1", "two": "2"] })
