@@ -45,7 +45,7 @@ public struct OverrideStoreError: Error, Sendable, Hashable, CustomStringConvert
 
     /// The whole message: the path, the problem and what happened to the file.
     public var description: String {
-        var text = "\(url.path): \(problem)"
+        var text = "\(url.isFileURL ? url.path : url.absoluteString): \(problem)"
         if let preservedAt {
             text +=
                 ". The file was moved aside to \(preservedAt.path) (the \(StoreFile.keptAsideCopies) newest such "

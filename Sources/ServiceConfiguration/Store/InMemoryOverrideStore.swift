@@ -1,0 +1,76 @@
+import Foundation
+
+/// Overrides kept in memory, with their metadata: what a ``LiveConfigurationService`` without a file uses, and
+/// what the mock uses, so both write overrides exactly as a file-backed service does.
+///
+/// ```swift
+/// let service = LiveConfigurationService(serverValues: lastSync)    // an InMemoryOverrideStore inside
+/// try service.setOverride(rawValue: "Y", forKeyNamed: "function.album.like.enabled", note: "QA 12")
+/// service.overrideStore.entry(forKey: "function.album.like.enabled")?.note   // "QA 12"
+/// ```
+///
+/// It refuses what the file store's readers would refuse (``OverrideStoreLimits``), so an export of it always
+/// reads back.
+public final class InMemoryOverrideStore: OverrideStore {
+    private let state: Locked<[String: OverrideEntry]>
+    private let observers = ObserverRegistry<OverrideStoreChange>()
+
+    /// Creates a store holding `entries`.
+    public init(entries: [String: OverrideEntry] = [:]) {
+        state = Locked(entries)
+    }
+
+    /// `memory`.
+    public var location: String { "memory" }
+
+    /// The overrides.
+    public var entries: [String: OverrideEntry] { state.withLock { $0 } }
+
+    /// The override of `key`, if any.
+    public func entry(forKey key: String) -> OverrideEntry? { state.withLock { $0[key] } }
+
+    /// None: memory holds only valid entries.
+    public var problems: [OverrideStoreProblem] { [] }
+
+    /// None.
+    public var lastError: OverrideStoreError? { nil }
+
+    /// None: every change is made here.
+    public var liveReloadProblem: String? { nil }
+
+    /// Nothing to read again.
+    @discardableResult
+    public func reload() -> OverrideStoreError? { nil }
+
+    /// Always live.
+    @discardableResult
+    public func startWatching(_ mode: OverrideStoreWatchMode) -> String { "memory" }
+
+    /// Changes the overrides as one change; entries past ``OverrideStoreLimits`` are refused, and nothing changes.
+    public func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError) {
+        let url = URL(string: "memory:overrides")!
+        let outcome = state.withLock { entries -> Result<OverrideStoreChange?, OverrideStoreError> in
+            var changed = entries
+            do {
+                try body(&changed)
+            } catch {
+                return .failure(OverrideStoreError(url: url, kind: .io, problem: "the change was refused: \(error)"))
+            }
+            var changes: [String: OverrideEntry?] = [:]
+            for key in Set(entries.keys).union(changed.keys) where entries[key] != changed[key] {
+                if let entry = changed[key], let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
+                    return .failure(OverrideStoreError(url: url, kind: .limitExceeded, problem: violation))
+                }
+                changes[key] = changed[key]
+            }
+            entries = changed
+            return .success(changes.isEmpty ? nil : OverrideStoreChange(changes: changes))
+        }
+        if let change = try outcome.get() { observers.notify(change) }
+    }
+
+    /// Calls `handler` after every change with the keys that changed.
+    public func observe(_ handler: @escaping @Sendable (OverrideStoreChange) -> Void) -> ConfigurationObservation {
+        observers.add(handler)
+    }
+}

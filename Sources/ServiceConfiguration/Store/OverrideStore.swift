@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where a service keeps its overrides, with each override's metadata: the file that the debug menu, the
+/// command-line tool and running programs share (``FileOverrideStore``), or memory (``InMemoryOverrideStore``).
+///
+/// A ``LiveConfigurationService`` always has one, and every change it makes to its overrides is one
+/// ``modify(_:)`` of its store; the service applies what the store then holds. Tools reach the store through
+/// ``ConfigurationService/overrideStore`` to show metadata, problems and where overrides live.
+public protocol OverrideStore: AnyObject, Sendable {
+    /// Where the overrides live, for people: a file's path, a server's address, or `memory`.
+    var location: String { get }
+
+    /// The overrides that apply (valid entries), by key name.
+    var entries: [String: OverrideEntry] { get }
+
+    /// The override of `key`, if any.
+    func entry(forKey key: String) -> OverrideEntry?
+
+    /// Entries kept but not applied, and metadata that could not be read.
+    var problems: [OverrideStoreProblem] { get }
+
+    /// The last problem reading or writing the store as a whole, if any.
+    var lastError: OverrideStoreError? { get }
+
+    /// Why changes made elsewhere may not be noticed promptly, if that is the case.
+    var liveReloadProblem: String? { get }
+
+    /// Reads the store again if it changed; returns the problem this read found, if any.
+    @discardableResult
+    func reload() -> OverrideStoreError?
+
+    /// Changes the overrides with `body` as one change: from what the store holds now, saved before returning.
+    /// On failure nothing changes and the error says why.
+    func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError)
+
+    /// Calls `handler` after every change, made here or noticed elsewhere, with the keys that changed.
+    func observe(_ handler: @escaping @Sendable (OverrideStoreChange) -> Void) -> ConfigurationObservation
+
+    /// Starts noticing changes made elsewhere; returns the mechanism in use. Stores that are always live do
+    /// nothing.
+    @discardableResult
+    func startWatching(_ mode: OverrideStoreWatchMode) -> String
+}
+
+extension FileOverrideStore: OverrideStore {
+    /// The file's path.
+    public var location: String { url.path }
+}
