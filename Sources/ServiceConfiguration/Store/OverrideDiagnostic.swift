@@ -46,7 +46,7 @@ public enum OverrideDiagnostic: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 result.append(.invalid(key: key, value: entry.value, reason: error.description))
             }
-            if entry.setAt != nil, entry.isStale(currentServerValue: serverValues[key]) {
+            if entry.isStale(currentServerValue: serverValues[key]) {
                 result.append(
                     .stale(
                         key: key, serverValueWhenSet: entry.serverValueWhenSet, currentServerValue: serverValues[key]))

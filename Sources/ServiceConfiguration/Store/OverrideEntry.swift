@@ -43,8 +43,9 @@ public struct OverrideEntry: Sendable, Hashable {
     }
 
     /// Whether the server value has changed since the override was set, so the override now hides a different
-    /// server value than the person saw.
+    /// server value than the person saw. An entry written by hand without a time (a scenario file's plain map) is
+    /// never stale: nothing says what the server sent then. This is the one place that decides staleness.
     public func isStale(currentServerValue: String?) -> Bool {
-        currentServerValue != serverValueWhenSet
+        setAt != nil && currentServerValue != serverValueWhenSet
     }
 }
