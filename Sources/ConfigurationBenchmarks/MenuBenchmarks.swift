@@ -29,7 +29,7 @@ struct MenuStartup {
         self.service = lap()
         service.register(catalog)  // as ConfigurationDebugMenu.init does
         let data = MenuData(
-            table: KeyTable(catalog: catalog), service: service, overrideStore: store, label: "synthetic")
+            table: KeyTable(catalog: catalog), service: service, label: "synthetic")
         state = MenuState(data: data, width: 120, height: 40)
         self.data = lap()
         blackHole(MenuRenderer().render(state))

@@ -24,6 +24,10 @@ public import ServiceConfiguration
 @dynamicMemberLookup
 public final class MockConfigurationService: ConfigurationService, ConfigurationEngineBacked {
     private let engine: ConfigurationEngine
+    private let layer: OverrideLayer
+
+    /// Where the mock's overrides live: memory, with the same metadata a file store keeps.
+    public var overrideStore: any OverrideStore { layer.store }
 
     /// Creates a mock with optional initial server values, overrides and catalog.
     ///
@@ -35,8 +39,16 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         catalog: ConfigurationCatalog? = nil,
         overridePolicy: ConfigurationOverridePolicy = .allBuilds
     ) {
-        engine = ConfigurationEngine(
-            serverValues: serverValues, overrides: overrides, catalog: catalog, overridePolicy: overridePolicy)
+        engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
+        layer = Self.layer(engine, overrides)
+    }
+
+    /// The override layer of every mock: memory, written exactly as the live service writes a store.
+    private static func layer(_ engine: ConfigurationEngine, _ overrides: [String: String]) -> OverrideLayer {
+        OverrideLayer(
+            engine: engine,
+            store: InMemoryOverrideStore(entries: overrides.mapValues { OverrideEntry(value: $0, setAt: nil) }),
+            watchMode: nil)
     }
 
     /// Creates a mock that knows every key of `scopes` from the start, so string-level operations can name them
@@ -54,7 +66,8 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         line: UInt = #line,
         column: UInt = #column
     ) {
-        engine = ConfigurationEngine(serverValues: serverValues, overrides: overrides, overridePolicy: overridePolicy)
+        engine = ConfigurationEngine(serverValues: serverValues, overridePolicy: overridePolicy)
+        layer = Self.layer(engine, overrides)
         do {
             engine.register(try ConfigurationCatalog(scopes: scopes))
         } catch {
@@ -156,38 +169,33 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Overrides the key with `value`.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
         try requireOverrides()
-        engine.setOverride(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
+        try layer.update([K.name: try engine.wireString(for: value, of: K.self)], validate: false)
     }
 
-    /// Overrides the key named `name` with a validated wire string.
-    ///
-    /// Throws ``ConfigurationError/unregisteredKey(_:)`` for a key the mock has not met yet when it was created
-    /// without scopes or a catalog: create it with ``init(scopes:serverValues:overrides:overridePolicy:fileID:filePath:line:column:)``.
-    public func setOverride(rawValue: String, forKeyNamed name: String) throws {
-        try requireOverrides()
-        try engine.validate(rawValue, forKeyNamed: name)
-        engine.setOverride(rawValue, forKeyNamed: name)
+    /// Overrides the key named `name` with a validated wire string; `note` replaces the override's note (`nil`
+    /// keeps it, an empty note removes it).
+    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
+        try layer.update([name: rawValue], note: note, validate: true)
     }
 
     /// Removes the override of the key named `name`, if any.
     public func removeOverride(forKeyNamed name: String) throws {
-        try requireOverrides()
-        engine.setOverride(nil, forKeyNamed: name)
+        try layer.remove(name)
     }
 
     /// Removes every override.
     public func removeAllOverrides() throws {
-        try requireOverrides()
-        engine.replaceOverrides([:])
+        try layer.removeAll()
     }
 
     /// Sets or removes several overrides as one change (validated first, with `validate`).
     public func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
-        try requireOverrides()
-        if validate {
-            for case (let name, let value?) in changes { try engine.validate(value, forKeyNamed: name) }
-        }
-        engine.updateOverrides(changes)
+        try layer.update(changes, validate: validate)
+    }
+
+    /// Puts stored entries back exactly as given, metadata included (as an undo does).
+    public func restoreOverrides(_ entries: [String: OverrideEntry?]) throws {
+        try layer.restore(entries)
     }
 
     /// Makes the keys of `catalog` known to string-level operations and change detection.

@@ -42,31 +42,19 @@ struct Commands {
         try invocation.check(allowed: ["--json", "--overridden", "--problems"])
         let scopeName = try arguments(0...1, "at most one scope name").first
         let context = try ToolContext(invocation)
-        let data = MenuData(
-            table: KeyTable(catalog: context.catalog), service: context.service, overrideStore: context.store, label: ""
-        )
-        let scope = try scopeName.map { name in
-            let wanted = try context.scope(named: name).name
-            return data.table.scopes.firstIndex { $0.name == wanted }!
-        }
+        let scope = try scopeName.map { try context.scope(named: $0) }
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
-        let problems = Dictionary(grouping: context.store.problems, by: \.key)
+        let snapshot = ConfigurationStatusSnapshot(service: context.service)
         var reports: [KeyReport] = []
-        for index in scope.map({ data.table.scopes[$0].range }) ?? 0..<data.table.keys.count {
-            let status = data.statuses[index]
-            let descriptor = data.table.keys[index].descriptor
-            let stored = problems[descriptor.name] ?? []
-            if onlyOverridden, status.override == nil, stored.isEmpty { continue }
-            if onlyProblems, !status.hasProblem, stored.isEmpty { continue }
-            reports.append(KeyReport(descriptor: descriptor, status: status, storeProblems: stored))
+        for descriptor in scope?.keys ?? context.catalog.keys {
+            let status = snapshot.status(of: descriptor)
+            if onlyOverridden, status.override == nil, status.storeProblems.isEmpty { continue }
+            if onlyProblems, !status.hasProblem { continue }
+            reports.append(KeyReport(descriptor: descriptor, status: status))
         }
         if scope == nil {
-            reports += data.orphans.map { KeyReport(orphan: $0, storeProblems: problems[$0.name] ?? []) }
-            let shown = Set(reports.map(\.name))
-            reports += problems.keys.filter { !shown.contains($0) }.sorted().map {
-                KeyReport(quarantined: problems[$0]!)
-            }
+            reports += snapshot.orphans { context.catalog.descriptor(named: $0) != nil }.map(KeyReport.init(orphan:))
         }
         if json {
             try Output.line(JSONWriter.string(.array(reports.map(\.json))))
@@ -80,18 +68,12 @@ struct Commands {
         try invocation.check(allowed: ["--json"])
         let name = try arguments(1...1, "one key name")[0]
         let context = try ToolContext(invocation)
-        let data = MenuData(
-            table: KeyTable(catalog: context.catalog), service: context.service, overrideStore: context.store, label: ""
-        )
-        let problems = context.store.problems.filter { $0.key == name }
+        let snapshot = ConfigurationStatusSnapshot(service: context.service)
         let report: KeyReport
-        if let index = data.table.index(of: name) {
-            report = KeyReport(
-                descriptor: data.table.keys[index].descriptor, status: data.statuses[index], storeProblems: problems)
-        } else if let orphan = data.orphans.first(where: { $0.name == name }) {
-            report = KeyReport(orphan: orphan, storeProblems: problems)
-        } else if !problems.isEmpty {
-            report = KeyReport(quarantined: problems)
+        if let descriptor = context.catalog.descriptor(named: name) {
+            report = KeyReport(descriptor: descriptor, status: snapshot.status(of: descriptor))
+        } else if let orphan = snapshot.orphans(isKnown: { $0 != name }).first {
+            report = KeyReport(orphan: orphan)
         } else {
             throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
         }

@@ -2,78 +2,57 @@ import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
 
-/// One key as `list` and `get` report it. The JSON shape is documented in the README and stable.
+/// One key as `list` and `get` report it, from the library's ``ConfigurationKeyStatus`` (the same status the menu
+/// shows). The JSON shape is documented in the README and stable.
 struct KeyReport {
-    var name: String
+    var status: ConfigurationKeyStatus
     var scope: String?
     var title: String?
     var type: String?
     var control: String?
-    var value: String?
-    var source: ValueSource
     var defaultValue: String?
-    var server: String?
-    var override: OverrideInfo?
-    var rejections: [ConfigurationRejection]
-    var stale: Bool
-    var orphan: Bool
-    /// What is wrong with the key's entry in the store file: quarantined (not applied) or an unreadable field.
-    var storeProblems: [OverrideStoreProblem] = []
 
-    init(descriptor: ConfigurationKeyDescriptor, status: KeyStatus, storeProblems: [OverrideStoreProblem] = []) {
-        name = descriptor.name
+    init(descriptor: ConfigurationKeyDescriptor, status: ConfigurationKeyStatus) {
+        self.status = status
         scope = descriptor.scopeName
         title = descriptor.title
         type = descriptor.valueTypeName
         control = descriptor.control.kindName
-        value = status.value
-        source = status.source
         defaultValue = descriptor.defaultValueString
-        server = status.serverValue
-        override = status.override
-        rejections = status.rejections
-        stale = status.isStale
-        orphan = false
-        self.storeProblems = storeProblems
     }
 
-    init(orphan: OrphanStatus, storeProblems: [OverrideStoreProblem] = []) {
-        name = orphan.name
-        value = orphan.override.value
-        source = .overridden
-        override = orphan.override
-        rejections = []
-        stale = false
-        self.orphan = true
-        self.storeProblems = storeProblems
+    /// An override (or an entry kept without being applied) whose key this catalog does not have.
+    init(orphan status: ConfigurationKeyStatus) {
+        self.status = status
     }
 
-    /// A quarantined entry whose key this catalog does not have: nothing applies, the entry is kept.
-    init(quarantined problems: [OverrideStoreProblem]) {
-        name = problems[0].key
-        source = .default
-        rejections = []
-        stale = false
-        orphan = true
-        storeProblems = problems
-    }
+    var name: String { status.name }
+    var value: String? { status.override == nil && status.isOrphan ? nil : status.value }
+    var source: ValueSource { status.override == nil && status.isOrphan ? .default : status.source }
+    var server: String? { status.serverValue }
+    var override: OverrideEntry? { status.override }
+    var rejections: [ConfigurationRejection] { status.rejections }
+    var stale: Bool { status.isStale }
+    var orphan: Bool { status.isOrphan }
+    var storeProblems: [OverrideStoreProblem] { status.storeProblems }
+    var isQuarantined: Bool { status.isQuarantined }
 
-    /// Whether the key's stored entry is quarantined (kept in the file, not applied).
-    var isQuarantined: Bool { storeProblems.contains { !$0.isApplied } }
-
+    /// The menu's marks: `!` server value rejected, `✗` override not applied, `~` stale, `?` orphan, `⚠` a stored
+    /// field could not be read.
     var flags: String {
-        (rejections.isEmpty ? "" : "!") + (stale ? "~" : "") + (orphan ? "?" : "") + (storeProblems.isEmpty ? "" : "*")
+        (status.isServerValueRejected ? "!" : "") + (status.isOverrideNotApplied ? "✗" : "") + (stale ? "~" : "")
+            + (orphan ? "?" : "") + (storeProblems.contains(where: \.isApplied) ? "⚠" : "")
     }
 
     var json: JSONValue {
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
         let overrideJSON: JSONValue =
-            override.map { info in
+            override.map { entry in
                 .object([
-                    ("value", .string(info.value)),
-                    ("setAt", optional(info.entry?.setAt.map(Timestamp.format))),
-                    ("serverValueWhenSet", optional(info.entry?.serverValueWhenSet)),
-                    ("note", optional(info.entry?.note)),
+                    ("value", .string(entry.value)),
+                    ("setAt", optional(entry.setAt.map(Timestamp.format))),
+                    ("serverValueWhenSet", optional(entry.serverValueWhenSet)),
+                    ("note", optional(entry.note)),
                 ])
             } ?? .null
         return .object([
@@ -138,8 +117,8 @@ struct KeyReport {
         }
         lines.append("")
         lines.append(
-            "flags: ! rejected value, ~ stale override, ? orphaned override, * stored entry not applied or with an "
-                + "unreadable field (see get KEY)")
+            "flags: ! the server value is rejected, ✗ the override is not applied, ~ stale override, ? orphaned "
+                + "override, ⚠ a stored field could not be read (see get KEY)")
         return lines.joined(separator: "\n")
     }
 
@@ -162,15 +141,15 @@ struct KeyReport {
         lines.append(serverLine)
         if let override {
             var overrideLine = "  override  \(quoted(override.value))"
-            if let setAt = override.entry?.setAt { overrideLine += "  set \(Timestamp.format(setAt))" }
-            if let note = override.entry?.note { overrideLine += "  note: \(show(note))" }
+            if let setAt = override.setAt { overrideLine += "  set \(Timestamp.format(setAt))" }
+            if let note = override.note { overrideLine += "  note: \(show(note))" }
             if let rejection = rejections.first(where: { $0.source == .overridden }) {
                 overrideLine += "  not applied: \(show(rejection.reason))"
             }
             lines.append(overrideLine)
             if stale {
                 lines.append(
-                    "  stale: the server sent \(quoted(override.entry?.serverValueWhenSet)) when it was set and sends \(quoted(server)) now"
+                    "  stale: the server sent \(quoted(override.serverValueWhenSet)) when it was set and sends \(quoted(server)) now"
                 )
             }
         } else if !isQuarantined {

@@ -72,8 +72,8 @@ struct EditingSafetyTests {
         MenuFixture.select("function.media.quality", in: &state)
         let key = MenuFixture.key("function.media.quality", in: state)
         reduce(&state, .activate, .editDelete(.toLineStart), .editInsert("777"))
-        let theirs = KeyStatus(
-            value: "123", source: .overridden, serverValue: "85", override: OverrideInfo(value: "123", entry: nil))
+        let theirs = ConfigurationKeyStatus(
+            state.data.table.keys[key].descriptor, serverValue: "85", override: OverrideEntry(value: "123", setAt: nil))
         reduce(
             &state,
             .refreshed(
@@ -109,9 +109,9 @@ struct EditingSafetyTests {
     func marks() throws {
         var state = try MenuFixture.state()
         let key = MenuFixture.key("function.media.upload_mode", in: state)
-        let status = KeyStatus(
-            value: "never", source: .overridden, serverValue: "always",
-            override: OverrideInfo(value: "never", entry: nil))
+        let status = ConfigurationKeyStatus(
+            state.data.table.keys[key].descriptor, serverValue: "always",
+            override: OverrideEntry(value: "never", setAt: nil))
         reduce(
             &state,
             .refreshed(

@@ -141,8 +141,7 @@ struct PasteTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paste-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let service = try MenuFixture.service(in: folder)
-        let source = MenuDataSource(
-            table: KeyTable(catalog: MenuFixture.catalog), service: service, store: service.overrideStore)
+        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service)
         let paste = String(repeating: "typing ", count: 715).prefix(5_000)
         let terminal = ScriptedTerminal([.character("/")] + paste.map { KeyEvent.character($0) })
         MenuLoop(source: source, terminal: terminal, label: "fixture").run()
@@ -155,7 +154,7 @@ struct PasteTests {
         var state = try MenuFixture.state()
         let loop = MenuLoop(
             source: MenuDataSource(
-                table: state.data.table, service: MockConfigurationService(catalog: MenuFixture.catalog), store: nil),
+                table: state.data.table, service: MockConfigurationService(catalog: MenuFixture.catalog)),
             terminal: ScriptedTerminal([]), label: "fixture")
         #expect(
             loop.handle([.character("/"), .character("q"), .character("u"), .backspace, .character("a")], on: &state))

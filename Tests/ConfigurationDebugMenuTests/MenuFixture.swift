@@ -107,9 +107,9 @@ enum MenuFixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("menu-fixture-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let service = try service(in: folder, entries: entries)
-        let source = MenuDataSource(table: KeyTable(catalog: catalog), service: service, store: service.overrideStore)
+        let source = MenuDataSource(table: KeyTable(catalog: catalog), service: service)
         var data = source.initialData(label: "fixture")
-        data.storePath = "/home/qa/.local/state/fixture/overrides.json"
+        data.storeLocation = "/home/qa/.local/state/fixture/overrides.json"
         return data
     }
 

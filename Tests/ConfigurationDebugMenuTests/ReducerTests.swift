@@ -441,9 +441,9 @@ struct ReducerTests {
         var state = try MenuFixture.state()
         MenuFixture.select("function.media.upload_mode", in: &state)
         let key = MenuFixture.key("function.media.upload_mode", in: state)
-        let status = KeyStatus(
-            value: "never", source: .overridden, serverValue: "always",
-            override: OverrideInfo(value: "never", entry: nil))
+        let status = ConfigurationKeyStatus(
+            state.data.table.keys[key].descriptor, serverValue: "always",
+            override: OverrideEntry(value: "never", setAt: nil))
         reduce(&state, .refreshed(MenuDataUpdate(statuses: [key: status], orphans: [], storeProblem: "broken")))
         #expect(state.data.statuses[key] == status)
         #expect(state.data.scopeOverrideCounts[0] == 3)
@@ -534,8 +534,8 @@ struct MenuLoopTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("menu-loop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let service = try MenuFixture.service(in: folder)
-        let store = try #require(service.overrideStore)
-        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service, store: store)
+        let store = service.overrideStore
+        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service)
         let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
         var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
         #expect(loop.perform([.resetAll, .confirm], on: &state))
@@ -560,7 +560,7 @@ struct MenuLoopTests {
             overrideStore: store,
             watchMode: nil
         )
-        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service, store: store)
+        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service)
         let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
         var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
         MenuFixture.select("function.chat.typing.enabled", in: &state)

@@ -127,9 +127,12 @@ final class ForwardingService: ConfigurationService {
     func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
         try base.setOverride(value, for: K.self)
     }
-    func setOverride(rawValue: String, forKeyNamed name: String) throws {
-        try base.setOverride(rawValue: rawValue, forKeyNamed: name)
+    func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
+        try base.setOverride(rawValue: rawValue, forKeyNamed: name, note: note)
     }
+    func restoreOverrides(_ entries: [String: OverrideEntry?]) throws { try base.restoreOverrides(entries) }
+    var overrideStore: any OverrideStore { base.overrideStore }
+    var overridesApply: Bool { base.overridesApply }
     func removeOverride(forKeyNamed name: String) throws { try base.removeOverride(forKeyNamed: name) }
     func removeAllOverrides() throws { try base.removeAllOverrides() }
     func updateOverrides(_ changes: [String: String?], validate: Bool) throws {

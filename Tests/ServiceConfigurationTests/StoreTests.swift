@@ -105,7 +105,7 @@ struct StoreTests {
             watchMode: nil
         )
         #expect(service.flag == false)
-        #expect(service.overrideStore?.lastError?.kind == .insecure)
+        #expect(service.overrideStore.lastError?.kind == .insecure)
     }
 
     @Test("a folder others can write is refused")
@@ -184,7 +184,7 @@ struct StoreTests {
         )
         #expect(restarted.count == 9)
         #expect(restarted.resolution(of: Fixture.CountKey.self).source == .overridden)
-        let diagnostics = restarted.overrideStore!.diagnostics(catalog: catalog, serverValues: restarted.serverValues)
+        let diagnostics = restarted.overrideStore.diagnostics(catalog: catalog, serverValues: restarted.serverValues)
         #expect(diagnostics == [.stale(key: Fixture.CountKey.name, serverValueWhenSet: "5", currentServerValue: "6")])
         try restarted.removeAllOverrides()
         #expect(restarted.count == 6)
@@ -238,11 +238,11 @@ struct StoreEdgeTests {
                 url: FileOverrideStore.defaultURL(appName: "x", environment: ["CONFIG_OVERRIDES_FILE": url.path])),
             watchMode: nil
         )
-        #expect(service.overrideStore?.lastError == nil)
+        #expect(service.overrideStore.lastError == nil)
         #expect(service.flag)
         #expect(service.count == 9)
         #expect(
-            service.overrideStore?.entries["test.feature.flag.enabled"]?.setAt == nil, "no time: never reported stale")
+            service.overrideStore.entries["test.feature.flag.enabled"]?.setAt == nil, "no time: never reported stale")
         try service.setOverride(rawValue: "4", forKeyNamed: "test.feature.retry_count")
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.hasPrefix("{\n  \"format\": \"service-configuration-overrides\""))

@@ -60,10 +60,14 @@ package enum DetailsPane {
         return result
     }
 
-    private static func orphanLines(_ info: OrphanStatus, theme: MenuTheme) -> [Line] {
-        [
+    private static func orphanLines(_ info: ConfigurationKeyStatus, theme: MenuTheme) -> [Line] {
+        var override: Line = [("Override  ", theme.muted)]
+        if let entry = info.override {
+            override += [(ValueText.quoted(entry.value), theme.text)] + metadata(entry, theme)
+        }
+        return [
             [(info.name, theme.label), ("  orphaned override", theme.problem)],
-            [("Override  ", theme.muted), (info.override.value, theme.text)] + metadata(info.override.entry, theme),
+            override + storeProblems(info.storeProblems, theme),
             [
                 (
                     "This program's catalog has no key by that name (removed, or the store comes from another build).",
@@ -95,17 +99,25 @@ package enum DetailsPane {
         }
         lines.append(server)
         var override: Line = [("Override  ", theme.muted)]
-        if let info = status.override {
-            override.append((ValueText.quoted(info.value), theme.source(.overridden)))
-            override += metadata(info.entry, theme)
+        if let entry = status.override {
+            override.append((ValueText.quoted(entry.value), theme.source(.overridden)))
+            override += metadata(entry, theme)
             if let rejection = status.rejections.first(where: { $0.source == .overridden }) {
                 override.append(("  ✗ not applied: \(rejection.reason)", theme.problem))
             }
-        } else {
+        } else if !status.isQuarantined {
             override.append(("none", theme.muted))
         }
-        lines.append(override)
-        if status.isStale, let entry = status.override?.entry {
+        lines.append(override + storeProblems(status.storeProblems, theme))
+        if !data.overridesApply {
+            lines.append([
+                (
+                    "Overrides do not apply in this build of the program (release build, or the DebugOverrides trait off).",
+                    theme.problem
+                )
+            ])
+        }
+        if status.isStale, let entry = status.override {
             lines.append([
                 (
                     "~ stale: the server sent \(ValueText.quoted(entry.serverValueWhenSet)) when this was set and sends \(ValueText.quoted(status.serverValue)) now",
@@ -114,10 +126,24 @@ package enum DetailsPane {
             ])
         }
         if let summary = descriptor.summary { lines.append([(summary, theme.muted)]) }
+        if !descriptor.pattern.isAny {
+            lines.append([("Format    ", theme.muted), (descriptor.pattern.expectation, theme.muted)])
+        }
         if case .picker(let choices) = descriptor.control {
             lines.append([("Choices   ", theme.muted), (choices.map(\.title).joined(separator: ", "), theme.muted)])
         }
         return lines
+    }
+
+    /// What the store says about the entry: kept but not applied (with what it holds), or a field it could not read.
+    private static func storeProblems(_ problems: [OverrideStoreProblem], _ theme: MenuTheme) -> Line {
+        problems.map { problem in
+            if let field = problem.field { return ("  ⚠ \(field) ignored: \(problem.reason)", theme.problem) }
+            return (
+                "✗ kept in the store but not applied: \(problem.reason) · stored as \(problem.storedJSON)",
+                theme.problem
+            )
+        }
     }
 
     private static func metadata(_ entry: OverrideEntry?, _ theme: MenuTheme) -> Line {

@@ -14,7 +14,7 @@ package enum TitleBar {
         if let problem = data.storeProblem {
             right = "store error: \(problem) "
             style = theme.titleBarError
-        } else if let path = data.storePath {
+        } else if let path = data.storeLocation {
             right = "store: \(path) "
             style = theme.titleBar
         } else {

@@ -1,3 +1,5 @@
+package import ServiceConfiguration
+
 /// Finds keys by what they say and hold, not only by their names: the summary (description), the value, the server
 /// value and the override's note. Every term of the query must appear, case-insensitively, in the same field.
 /// Matches found here rank below the fuzzy matches on titles and names, and the list shows where they matched.
@@ -18,12 +20,12 @@ package struct TextSearch: Sendable {
     }
 
     /// The first field of `key` that holds every term, if any.
-    package func match(_ key: Int, table: KeyTable, status: KeyStatus) -> Field? {
+    package func match(_ key: Int, table: KeyTable, status: ConfigurationKeyStatus) -> Field? {
         guard !terms.isEmpty else { return nil }
         let summary = table.summaryText[table.summaryOffsets[key]..<table.summaryOffsets[key + 1]]
         if terms.allSatisfy({ Self.contains(summary, $0) }) { return .summary }
         for (field, text) in [
-            (Field.value, status.value), (.server, status.serverValue), (.note, status.override?.entry?.note),
+            (Field.value, status.value), (.server, status.serverValue), (.note, status.override?.note),
         ] {
             guard let text else { continue }
             let bytes = Array(text.utf8)

@@ -1,3 +1,5 @@
+package import ServiceConfiguration
+
 /// Everything that can happen to the menu: key presses already mapped by the ``Keymap``, mouse and resize events,
 /// and the results of effects.
 package enum MenuAction: Equatable, Sendable {
@@ -125,11 +127,13 @@ package enum MenuAction: Equatable, Sendable {
 /// Changed statuses, from the data source.
 package struct MenuDataUpdate: Equatable, Sendable {
     /// New statuses by key index.
-    package var statuses: [Int: KeyStatus]
+    package var statuses: [Int: ConfigurationKeyStatus]
     /// The orphaned overrides now.
-    package var orphans: [OrphanStatus]
+    package var orphans: [ConfigurationKeyStatus]
     /// The store's problem now, if any.
     package var storeProblem: String?
+    /// Why live reload is degraded now, if it is.
+    package var liveReloadProblem: String?
     /// The keys (by name) another process changed, as opposed to this menu.
     package var changedElsewhere: Set<String>
     /// When the update was taken, in seconds on a monotonic clock.
@@ -137,12 +141,13 @@ package struct MenuDataUpdate: Equatable, Sendable {
 
     /// Creates an update.
     package init(
-        statuses: [Int: KeyStatus], orphans: [OrphanStatus], storeProblem: String?,
-        changedElsewhere: Set<String> = [], time: Double = 0
+        statuses: [Int: ConfigurationKeyStatus], orphans: [ConfigurationKeyStatus], storeProblem: String?,
+        liveReloadProblem: String? = nil, changedElsewhere: Set<String> = [], time: Double = 0
     ) {
         self.statuses = statuses
         self.orphans = orphans
         self.storeProblem = storeProblem
+        self.liveReloadProblem = liveReloadProblem
         self.changedElsewhere = changedElsewhere
         self.time = time
     }

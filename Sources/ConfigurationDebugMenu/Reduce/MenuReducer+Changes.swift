@@ -9,7 +9,7 @@ extension MenuReducer {
             .write(
                 OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)"),
                 undo: UndoStep(
-                    entries: [name: previous.map(storedEntry)], expected: [name: value],
+                    entries: [name: previous], expected: [name: value],
                     summary: previous.map { "\(name) = \($0.value)" } ?? "\(name) override removed")
             )
         ]
@@ -27,6 +27,15 @@ extension MenuReducer {
             return []
         }
         guard let previous = currentOverride(state, name) else {
+            // An entry the store kept without applying it (unreadable) can be removed, but not put back.
+            if status(state, name)?.isQuarantined == true {
+                return [
+                    .write(
+                        OverrideWrite(
+                            changes: [.init(key: name, value: nil)], summary: "\(name) unreadable entry removed"),
+                        undo: UndoStep(entries: [:], expected: [:], summary: "nothing to restore"))
+                ]
+            }
             state.inform("\(name) has no override")
             return []
         }
@@ -34,7 +43,7 @@ extension MenuReducer {
             .write(
                 OverrideWrite(changes: [.init(key: name, value: nil)], summary: "\(name) override removed"),
                 undo: UndoStep(
-                    entries: [name: storedEntry(previous)], expected: [name: String?.none],
+                    entries: [name: previous], expected: [name: String?.none],
                     summary: "\(name) = \(previous.value)")
             )
         ]
@@ -43,7 +52,7 @@ extension MenuReducer {
     /// Removes the overrides of `names`, with every entry as stored as the undo step.
     static func reset(_ state: inout MenuState, _ names: [String], summary: String) -> [MenuEffect] {
         var previous: [String: OverrideEntry?] = [:]
-        for name in names { previous[name] = currentOverride(state, name).map(storedEntry) }
+        for name in names { previous[name] = currentOverride(state, name) }
         return [
             .write(
                 OverrideWrite(changes: names.map { .init(key: $0, value: nil) }, summary: summary),
@@ -70,15 +79,14 @@ extension MenuReducer {
         return [.undo(step)]
     }
 
-    /// The current override of the key or orphan named `name`, if any.
-    static func currentOverride(_ state: MenuState, _ name: String) -> OverrideInfo? {
-        if let index = state.data.table.index(of: name) { return state.data.statuses[index].override }
-        return state.data.orphans.first { $0.name == name }?.override
+    /// The status of the key or orphan named `name`, if listed.
+    static func status(_ state: MenuState, _ name: String) -> ConfigurationKeyStatus? {
+        if let index = state.data.table.index(of: name) { return state.data.statuses[index] }
+        return state.data.orphans.first { $0.name == name }
     }
 
-    /// The entry to put back on undo: as stored (time, note, server value then), or the bare value when the
-    /// override was not stored with metadata.
-    private static func storedEntry(_ info: OverrideInfo) -> OverrideEntry {
-        info.entry ?? OverrideEntry(value: info.value, setAt: nil)
+    /// The current override of the key or orphan named `name`, if any, as stored (time, note, server value then).
+    static func currentOverride(_ state: MenuState, _ name: String) -> OverrideEntry? {
+        status(state, name)?.override
     }
 }

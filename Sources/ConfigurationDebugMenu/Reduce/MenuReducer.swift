@@ -20,7 +20,7 @@ package enum MenuReducer {
             apply(update, to: &state)
             return []
         case .writeSucceeded(let write, let undo):
-            state.undoStack.append(undo)
+            if !undo.entries.isEmpty { state.undoStack.append(undo) }
             if state.undoStack.count > 100 { state.undoStack.removeFirst() }
             state.inform("Saved: \(write.summary)")
             return []
@@ -296,15 +296,26 @@ package enum MenuReducer {
     static let changeMarkSeconds = 5.0
 
     private static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
+        // A change counts as made elsewhere only if it changes what the menu shows: a late notice of this menu's own
+        // save (a watcher reading the file back) changes nothing.
+        var visiblyChanged: Set<String> = []
         for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
+            if state.data.statuses[index] != status { visiblyChanged.insert(status.name) }
             state.data.setStatus(status, at: index)
+        }
+        let oldOrphans = Dictionary(state.data.orphans.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newOrphans = Dictionary(update.orphans.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for name in Set(oldOrphans.keys).union(newOrphans.keys) where oldOrphans[name] != newOrphans[name] {
+            visiblyChanged.insert(name)
         }
         state.data.orphans = update.orphans
         state.data.storeProblem = update.storeProblem
+        state.data.liveReloadProblem = update.liveReloadProblem
         state.refreshList()
-        guard !update.changedElsewhere.isEmpty else { return }
-        for name in update.changedElsewhere { state.changedElsewhere[name] = update.time }
-        let shown = update.changedElsewhere.sorted()
+        let elsewhere = update.changedElsewhere.intersection(visiblyChanged)
+        guard !elsewhere.isEmpty else { return }
+        for name in elsewhere { state.changedElsewhere[name] = update.time }
+        let shown = elsewhere.sorted()
         if shown.count == 1, let index = state.data.table.index(of: shown[0]) {
             state.inform("Changed elsewhere: \(shown[0]) = \(state.data.statuses[index].value ?? "—")")
         } else {
@@ -330,7 +341,7 @@ package enum MenuReducer {
     /// The new value of `key` if another process changed it in `update`.
     private static func changedValue(_ state: MenuState, _ key: Int, _ update: MenuDataUpdate) -> String? {
         let name = state.data.table.keys[key].descriptor.name
-        guard update.changedElsewhere.contains(name) else { return nil }
+        guard state.changedElsewhere[name] == update.time else { return nil }
         return state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
     }
 }

@@ -34,19 +34,15 @@ public final class ConfigurationDebugMenu {
     private let source: MenuDataSource
     private let options: Options
 
-    /// Creates a menu for `catalog`, changing values through `service`.
-    ///
-    /// `overrideStore` supplies each override's metadata (when set, its note, the server value then); it defaults to
-    /// the live service's store.
+    /// Creates a menu for `catalog`, changing values through `service` (and its override store, whose metadata,
+    /// problems and location the menu shows).
     public init(
         catalog: ConfigurationCatalog,
         service: any ConfigurationService,
-        overrideStore: FileOverrideStore? = nil,
         options: Options = Options()
     ) {
-        let store = overrideStore ?? (service as? LiveConfigurationService)?.overrideStore
         service.register(catalog)
-        source = MenuDataSource(table: KeyTable(catalog: catalog), service: service, store: store)
+        source = MenuDataSource(table: KeyTable(catalog: catalog), service: service)
         self.options = options
     }
 

@@ -1,37 +1,46 @@
 import Foundation
 package import ServiceConfiguration
 
-/// Reads what the menu shows from the service and the override store, and collects the keys that changed since
+/// Reads what the menu shows from the service and its override store, and collects the keys that changed since
 /// the last look (from the service's notifications, the store's, and the menu's own writes).
 final class MenuDataSource: Sendable {
     let table: KeyTable
     let service: any ConfigurationService
-    let store: FileOverrideStore?
     private let pending = Locked<Set<String>>([])
     /// Keys the menu itself changed since the last update; every other change came from elsewhere.
     private let own = Locked<Set<String>>([])
-    /// The store problem the menu last showed, so a new one (a refused file) is shown even if no key changed.
-    private let shownProblem = Locked<String?>(nil)
+    /// The store problems the menu last showed, so new ones are shown even if no key's value changed.
+    private let shownProblems = Locked<StoreProblems?>(nil)
     private let observations: [ConfigurationObservation]
 
-    init(table: KeyTable, service: any ConfigurationService, store: FileOverrideStore?) {
+    /// What the store reports beyond its entries.
+    private struct StoreProblems: Equatable, Sendable {
+        var lastError: String?
+        var liveReload: String?
+        var entries: [OverrideStoreProblem]
+
+        init(_ store: any OverrideStore) {
+            lastError = store.lastError?.description
+            liveReload = store.liveReloadProblem
+            entries = store.problems
+        }
+    }
+
+    init(table: KeyTable, service: any ConfigurationService) {
         self.table = table
         self.service = service
-        self.store = store
         let pending = self.pending
-        var observations = [service.observe { names in pending.withLock { $0.formUnion(names) } }]
-        if let store {
-            observations.append(store.observe { change in pending.withLock { $0.formUnion(change.changedKeys) } })
-        }
-        self.observations = observations
+        observations = [
+            service.observe { names in pending.withLock { $0.formUnion(names) } },
+            service.overrideStore.observe { change in pending.withLock { $0.formUnion(change.changedKeys) } },
+        ]
     }
 
     /// Everything, for the first frame.
     func initialData(label: String) -> MenuData {
         pending.withLock { $0.removeAll() }
-        let data = MenuData(table: table, service: service, overrideStore: store, label: label)
-        shownProblem.withLock { $0 = data.storeProblem }
-        return data
+        shownProblems.withLock { $0 = StoreProblems(service.overrideStore) }
+        return MenuData(table: table, service: service, label: label)
     }
 
     /// Marks keys as changed by the menu itself (after its own write, whose effect may not change any effective
@@ -42,9 +51,9 @@ final class MenuDataSource: Sendable {
         own.withLock { $0.formUnion(names) }
     }
 
-    /// The statuses of the keys that changed since the last call, or `nil` if none did.
+    /// The statuses of the keys that changed since the last call, or `nil` if nothing did.
     func takeUpdate() -> MenuDataUpdate? {
-        let names = pending.withLock { names -> Set<String> in
+        var names = pending.withLock { names -> Set<String> in
             defer { names.removeAll() }
             return names
         }
@@ -52,78 +61,43 @@ final class MenuDataSource: Sendable {
             defer { own.removeAll() }
             return own
         }
-        let problem = store?.lastError?.description
-        let problemChanged = shownProblem.withLock { shown in
-            defer { shown = problem }
-            return shown != problem
+        let problems = StoreProblems(service.overrideStore)
+        let previous = shownProblems.withLock { shown in
+            defer { shown = problems }
+            return shown
         }
-        guard !names.isEmpty || problemChanged else { return nil }
-        let context = Context(service: service, store: store)
-        var statuses: [Int: KeyStatus] = [:]
+        if let previous, previous.entries != problems.entries {
+            names.formUnion(Set(previous.entries.map(\.key)).symmetricDifference(problems.entries.map(\.key)))
+        }
+        guard !names.isEmpty || previous != problems else { return nil }
+        let snapshot = ConfigurationStatusSnapshot(service: service)
+        var statuses: [Int: ConfigurationKeyStatus] = [:]
         for name in names {
             guard let index = table.index(of: name) else { continue }
-            statuses[index] = context.status(of: table.keys[index].descriptor)
+            statuses[index] = snapshot.status(of: table.keys[index].descriptor)
         }
         return MenuDataUpdate(
-            statuses: statuses, orphans: context.orphans(table), storeProblem: problem,
-            changedElsewhere: names.subtracting(mine), time: ProcessInfo.processInfo.systemUptime)
-    }
-
-    /// The layers as of one moment, so a refresh reads each dictionary once.
-    fileprivate struct Context {
-        let server: [String: String]
-        let overrides: [String: String]
-        let entries: [String: OverrideEntry]
-
-        init(service: any ConfigurationService, store: FileOverrideStore?) {
-            server = service.serverValues
-            overrides = service.overrides
-            entries = store?.entries ?? [:]
-        }
-
-        /// The key's status, resolved by the same algorithm the service uses.
-        func status(of descriptor: ConfigurationKeyDescriptor) -> KeyStatus {
-            let name = descriptor.name
-            let resolution = descriptor.resolve(override: overrides[name], server: server[name])
-            var rejections = resolution.rejections
-            // A server value the key rejects is a problem even while an override hides it: QA must still see it.
-            if resolution.source == .overridden, let serverValue = server[name] {
-                do {
-                    _ = try descriptor.validate(serverValue)
-                } catch {
-                    rejections.append(
-                        ConfigurationRejection(source: .server, rawValue: serverValue, reason: "\(error)"))
-                }
-            }
-            return KeyStatus(
-                value: resolution.value,
-                source: resolution.source,
-                serverValue: server[name],
-                override: overrides[name].map { OverrideInfo(value: $0, entry: entries[name]) },
-                rejections: rejections
-            )
-        }
-
-        func orphans(_ table: KeyTable) -> [OrphanStatus] {
-            overrides.keys.filter { table.index(of: $0) == nil }.sorted().map { name in
-                OrphanStatus(name: name, override: OverrideInfo(value: overrides[name]!, entry: entries[name]))
-            }
-        }
+            statuses: statuses, orphans: snapshot.orphans { table.index(of: $0) != nil },
+            storeProblem: problems.lastError,
+            liveReloadProblem: problems.liveReload, changedElsewhere: names.subtracting(mine),
+            time: ProcessInfo.processInfo.systemUptime)
     }
 }
 
 extension MenuData {
-    /// Everything the menu shows about `table`'s keys, read from `service` (and `overrideStore` for each
-    /// override's metadata) at one moment.
-    package init(table: KeyTable, service: any ConfigurationService, overrideStore: FileOverrideStore?, label: String) {
-        let context = MenuDataSource.Context(service: service, store: overrideStore)
+    /// Everything the menu shows about `table`'s keys, read from `service` and its override store at one moment.
+    package init(table: KeyTable, service: any ConfigurationService, label: String) {
+        let snapshot = ConfigurationStatusSnapshot(service: service)
+        let store = service.overrideStore
         self.init(
             table: table,
-            statuses: table.keys.map { context.status(of: $0.descriptor) },
-            orphans: context.orphans(table),
+            statuses: table.keys.map { snapshot.status(of: $0.descriptor) },
+            orphans: snapshot.orphans { table.index(of: $0) != nil },
             label: label,
-            storePath: overrideStore?.url.path,
-            storeProblem: overrideStore?.lastError?.description
+            storeLocation: store.location,
+            storeProblem: store.lastError?.description,
+            liveReloadProblem: store.liveReloadProblem,
+            overridesApply: service.overridesApply
         )
     }
 }

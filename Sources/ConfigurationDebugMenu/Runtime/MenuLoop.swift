@@ -104,17 +104,10 @@ struct MenuLoop {
         }
     }
 
-    /// Puts entries back as they were stored (straight into the store when there is one, so each entry keeps its
-    /// time, note and server value).
+    /// Puts entries back as they were stored, each with its time, note and server value then, through the service.
     private func restore(_ step: UndoStep) -> MenuAction {
         do {
-            if let store = source.store {
-                try store.modify { entries in
-                    for (key, entry) in step.entries { entries[key] = entry }
-                }
-            } else {
-                try source.service.updateOverrides(step.entries.mapValues { $0?.value }, validate: false)
-            }
+            try source.service.restoreOverrides(step.entries)
             source.markChanged(step.entries.keys)
             return .undoSucceeded(step)
         } catch {

@@ -23,7 +23,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     /// even while an override hides it.
     public var rejections: [ConfigurationRejection]
     /// What the store reports about this key's entry: kept but not applied, or metadata it could not read.
-    public var storeProblem: OverrideStoreProblem?
+    public var storeProblems: [OverrideStoreProblem]
     /// Whether the key is in no catalog the tool knows (an orphaned override).
     public var isOrphan: Bool
 
@@ -33,7 +33,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
         _ descriptor: ConfigurationKeyDescriptor,
         serverValue: String?,
         override entry: OverrideEntry?,
-        storeProblem: OverrideStoreProblem? = nil
+        storeProblems: [OverrideStoreProblem] = []
     ) {
         let resolution = descriptor.resolve(override: entry?.value, server: serverValue)
         var rejections = resolution.rejections
@@ -50,19 +50,22 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
         self.serverValue = serverValue
         override = entry
         self.rejections = rejections
-        self.storeProblem = storeProblem
+        self.storeProblems = storeProblems
         isOrphan = false
     }
 
     /// The status of an override whose key no catalog here has: kept, shown, never validated.
-    public init(orphan name: String, override entry: OverrideEntry?, serverValue: String?, storeProblem: OverrideStoreProblem?) {
+    public init(
+        orphan name: String, override entry: OverrideEntry?, serverValue: String?,
+        storeProblems: [OverrideStoreProblem] = []
+    ) {
         self.name = name
         value = entry?.value
         source = .overridden
         self.serverValue = serverValue
         override = entry
         rejections = []
-        self.storeProblem = storeProblem
+        self.storeProblems = storeProblems
         isOrphan = true
     }
 
@@ -71,14 +74,62 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
 
     /// A stored override is not applied: the key rejects its value, or the store quarantined the entry.
     public var isOverrideNotApplied: Bool {
-        rejections.contains { $0.source == .overridden } || storeProblem.map { !$0.isApplied } ?? false
+        rejections.contains { $0.source == .overridden } || isQuarantined
     }
+
+    /// The store kept this key's entry without applying it (its value or key could not be used).
+    public var isQuarantined: Bool { storeProblems.contains { !$0.isApplied } }
 
     /// The server value changed since the override was set (see ``OverrideEntry/isStale(currentServerValue:)``).
     public var isStale: Bool { override?.isStale(currentServerValue: serverValue) ?? false }
 
     /// Worth a look: a rejected value, an override not applied, a stale override, an orphan or a store problem.
     public var hasProblem: Bool {
-        isServerValueRejected || isOverrideNotApplied || isStale || isOrphan || storeProblem != nil
+        isServerValueRejected || isOverrideNotApplied || isStale || isOrphan || !storeProblems.isEmpty
+    }
+}
+
+/// A service's layers read at one moment (server values, applied overrides, the store's entries and problems), so
+/// tools report many keys consistently.
+///
+/// ```swift
+/// let snapshot = ConfigurationStatusSnapshot(service: service)
+/// let statuses = catalog.keys.map(snapshot.status(of:))
+/// let orphans = snapshot.orphans { catalog.descriptor(named: $0) != nil }
+/// ```
+public struct ConfigurationStatusSnapshot: Sendable {
+    private let server: [String: String]
+    private let applied: [String: String]
+    private let entries: [String: OverrideEntry]
+    private let problems: [String: [OverrideStoreProblem]]
+
+    /// Reads `service` and its override store now.
+    public init(service: any ConfigurationService) {
+        server = service.serverValues
+        applied = service.overrides
+        entries = service.overrideStore.entries
+        problems = Dictionary(grouping: service.overrideStore.problems, by: \.key)
+    }
+
+    /// The override as applied, with the store's metadata for it (a bare entry when the store has none).
+    private func entry(_ name: String) -> OverrideEntry? {
+        applied[name].map { value in
+            entries[name].flatMap { $0.value == value ? $0 : nil } ?? OverrideEntry(value: value, setAt: nil)
+        }
+    }
+
+    /// The status of a catalog key.
+    public func status(of descriptor: ConfigurationKeyDescriptor) -> ConfigurationKeyStatus {
+        ConfigurationKeyStatus(
+            descriptor, serverValue: server[descriptor.name], override: entry(descriptor.name),
+            storeProblems: problems[descriptor.name] ?? [])
+    }
+
+    /// Overrides, and entries kept without being applied, whose key `isKnown` says no catalog has; sorted by name.
+    public func orphans(isKnown: (String) -> Bool) -> [ConfigurationKeyStatus] {
+        Set(applied.keys).union(problems.keys).filter { !isKnown($0) }.sorted().map { name in
+            ConfigurationKeyStatus(
+                orphan: name, override: entry(name), serverValue: server[name], storeProblems: problems[name] ?? [])
+        }
     }
 }

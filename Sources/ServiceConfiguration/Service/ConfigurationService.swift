@@ -43,9 +43,10 @@ public protocol ConfigurationService: AnyObject, Sendable {
     /// Overrides the key with `value`; throws when the value cannot be encoded or does not decode back.
     func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws
 
-    /// Overrides the key named `name` with a wire string; throws ``ConfigurationError/unknownKey(_:suggestions:)``
-    /// or ``ConfigurationError/invalidValue(key:value:reason:)`` (naming the key and the reason) and changes nothing.
-    func setOverride(rawValue: String, forKeyNamed name: String) throws
+    /// Overrides the key named `name` with a wire string; `note` replaces the override's note (`nil` keeps it, an
+    /// empty note removes it). Throws ``ConfigurationError/unknownKey(_:suggestions:)`` or
+    /// ``ConfigurationError/invalidValue(key:value:reason:)`` (naming the key and the reason) and changes nothing.
+    func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws
 
     /// Removes the override of the key named `name`, if any.
     func removeOverride(forKeyNamed name: String) throws
@@ -60,6 +61,17 @@ public protocol ConfigurationService: AnyObject, Sendable {
     /// one fails. Without it, values are written as given: for tools restoring overrides that were stored before
     /// (an undo), which may name keys this program does not know or hold values their keys reject.
     func updateOverrides(_ changes: [String: String?], validate: Bool) throws
+
+    /// Puts stored entries back exactly as given (`nil` removes), with their metadata: when set, the note, the
+    /// server value then, unknown fields. No validation: for tools restoring what was stored before (an undo), which
+    /// may name keys this program does not know or hold values their keys reject.
+    func restoreOverrides(_ entries: [String: OverrideEntry?]) throws
+
+    /// Where the overrides live, with each override's metadata and the store's problems.
+    var overrideStore: any OverrideStore { get }
+
+    /// Whether overrides apply in this build (see ``ConfigurationOverridePolicy``).
+    var overridesApply: Bool { get }
 
     /// Makes the keys of `catalog` known to string-level operations and change detection.
     func register(_ catalog: ConfigurationCatalog)
@@ -87,6 +99,11 @@ extension ConfigurationService {
     /// ```
     public func observe(_ handler: @escaping @Sendable (Set<String>) -> Void) -> ConfigurationObservation {
         observe(handler, finish: nil)
+    }
+
+    /// Overrides the key named `name` with a wire string, keeping the override's note.
+    public func setOverride(rawValue: String, forKeyNamed name: String) throws {
+        try setOverride(rawValue: rawValue, forKeyNamed: name, note: nil)
     }
 
     /// Sets or removes the overrides of several keys, each value validated by its key; unknown keys are refused.

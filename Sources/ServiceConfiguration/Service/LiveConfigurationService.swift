@@ -11,7 +11,8 @@ import Foundation
 ///
 /// With an override store, overrides survive restarts, every change is saved before it takes effect, and changes
 /// other processes (the debug menu, `config-menu set`) make to the file reach this service within a second and
-/// fire its change notifications. Without one, overrides live in memory.
+/// fire its change notifications. Without one, overrides live in memory (an ``InMemoryOverrideStore``): either
+/// way every override change is one change of ``overrideStore``, which the service then applies.
 ///
 /// `LiveConfigurationService` is `Sendable` without `@unchecked`: its state lives in a ``ConfigurationEngine``
 /// whose mutable state sits in one `Mutex`. Decoding runs outside the lock, so a key's custom `decode` may read
@@ -23,68 +24,42 @@ import Foundation
 /// ``ConfigurationError/overridesDisabled``.
 public final class LiveConfigurationService: ConfigurationService {
     @usableFromInline let engine: ConfigurationEngine
-    /// The store that persists this service's overrides, if any.
-    public let overrideStore: FileOverrideStore?
-    private let storeObservation: ConfigurationObservation?
+    private let layer: OverrideLayer
+
+    /// Where this service's overrides live, with their metadata: the store given at creation, or memory.
+    public var overrideStore: any OverrideStore { layer.store }
 
     /// Creates a service with initial server values and in-memory overrides.
     ///
     /// Pass the program's `catalog` so string-level operations (the debug menu, the command-line tool) can validate
     /// every key and change notifications compare decoded values; keys not in the catalog become known when read.
-    public init(
+    public convenience init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
     ) {
-        engine = ConfigurationEngine(
-            serverValues: serverValues, overrides: overrides, catalog: catalog, overridePolicy: overridePolicy)
-        overrideStore = nil
-        storeObservation = nil
+        self.init(
+            serverValues: serverValues, catalog: catalog,
+            overrideStore: InMemoryOverrideStore(entries: overrides.mapValues { OverrideEntry(value: $0, setAt: nil) }),
+            watchMode: nil, overridePolicy: overridePolicy)
     }
 
-    /// Creates a service whose overrides live in `overrideStore`.
+    /// Creates a service whose overrides live in `overrideStore` (a ``FileOverrideStore`` shared with the debug
+    /// tools, for example).
     ///
-    /// The store is read now; a problem with the file (see ``FileOverrideStore/lastError``) leaves the service on
-    /// server and default values. With a `watchMode`, changes other processes make to the file are picked up live;
-    /// pass `nil` to read the file only now and on your own ``FileOverrideStore/reload()`` calls.
+    /// The store is read now; a problem with it (see ``OverrideStore/lastError``) leaves the service on server and
+    /// default values. With a `watchMode`, changes other processes make to the store are picked up live; pass `nil`
+    /// to read it only now and on your own ``OverrideStore/reload()`` calls.
     public init(
         serverValues: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
-        overrideStore: FileOverrideStore,
+        overrideStore: any OverrideStore,
         watchMode: OverrideStoreWatchMode? = .automatic,
         overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
     ) {
-        guard overridePolicy.appliesInThisBuild else {
-            engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
-            self.overrideStore = nil
-            storeObservation = nil
-            return
-        }
-        overrideStore.reload()
-        let engine = ConfigurationEngine(
-            serverValues: serverValues,
-            overrides: overrideStore.entries.mapValues(\.value),
-            catalog: catalog,
-            overridePolicy: overridePolicy
-        )
-        self.engine = engine
-        self.overrideStore = overrideStore
-        // Apply what the store holds now rather than what the change carried: notifications of two saves racing in
-        // this process can arrive out of order, and the store's current state is the one that is on disk.
-        storeObservation = overrideStore.observe { [unowned overrideStore] change in
-            engine.updateOverrides(
-                Dictionary(
-                    uniqueKeysWithValues: change.changedKeys.map { ($0, overrideStore.entry(forKey: $0)?.value) }))
-        }
-        // Pick up anything written between the first read and the observation.
-        overrideStore.reload()
-        engine.replaceOverrides(overrideStore.entries.mapValues(\.value))
-        if let watchMode { overrideStore.startWatching(watchMode) }
-    }
-
-    deinit {
-        storeObservation?.cancel()
+        engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
+        layer = OverrideLayer(engine: engine, store: overrideStore, watchMode: watchMode)
     }
 
     /// The key's effective value.
@@ -109,7 +84,7 @@ public final class LiveConfigurationService: ConfigurationService {
     /// The server layer.
     public var serverValues: [String: String] { engine.serverValues }
 
-    /// The override layer.
+    /// The override layer as applied (empty where overrides do not apply in this build).
     public var overrides: [String: String] { engine.overrides }
 
     /// Makes the keys of `catalog` known to string-level operations and change detection.
@@ -118,72 +93,39 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Replaces the server layer; overrides are kept.
     public func updateServerValues(_ values: [String: String]) { engine.replaceServerValues(values) }
 
-    /// Overrides the key with `value`, saving it to the override store first if there is one.
+    /// Overrides the key with `value`, saving it to the override store first.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
         guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
-        try writeOverride(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name, note: nil)
+        try layer.update([K.name: try engine.wireString(for: value, of: K.self)], validate: false)
     }
 
-    /// Overrides the key named `name` with a validated wire string.
-    public func setOverride(rawValue: String, forKeyNamed name: String) throws {
-        try setOverride(rawValue: rawValue, forKeyNamed: name, note: nil)
-    }
-
-    /// Overrides the key named `name` with a validated wire string and a note kept with it in the store.
+    /// Overrides the key named `name` with a validated wire string; `note` replaces the override's note (`nil`
+    /// keeps it, an empty note removes it).
     ///
     /// Throws ``ConfigurationError`` for an unknown key or an invalid value, ``OverrideStoreError`` when the store
     /// cannot save; in both cases nothing changes.
     public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
-        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
-        try engine.validate(rawValue, forKeyNamed: name)
-        try writeOverride(rawValue, forKeyNamed: name, note: note)
+        try layer.update([name: rawValue], note: note, validate: true)
     }
 
-    /// Removes the override of the key named `name`, if any.
+    /// Removes the override of the key named `name`, if any (an entry kept without being applied included).
     public func removeOverride(forKeyNamed name: String) throws {
-        try writeOverride(nil, forKeyNamed: name, note: nil)
+        try layer.remove(name)
     }
 
     /// Removes every override.
     public func removeAllOverrides() throws {
-        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
-        if let overrideStore {
-            try overrideStore.removeAll()
-        } else {
-            engine.replaceOverrides([:])
-        }
+        try layer.removeAll()
     }
 
     /// Sets or removes several overrides as one change (validated first, with `validate`), saved in one write.
     public func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
-        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
-        if validate {
-            for case (let name, let value?) in changes { try engine.validate(value, forKeyNamed: name) }
-        }
-        guard let overrideStore else {
-            engine.updateOverrides(changes)
-            return
-        }
-        let server = engine.serverValues
-        try overrideStore.modify { entries in
-            for (name, value) in changes {
-                entries[name] = value.map { OverrideEntry(value: $0, setAt: Date(), serverValueWhenSet: server[name]) }
-            }
-        }
+        try layer.update(changes, validate: validate)
     }
 
-    /// Saves first (the store's observation then updates the engine), so nothing is shown as done before it is.
-    private func writeOverride(_ raw: String?, forKeyNamed name: String, note: String?) throws {
-        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
-        guard let overrideStore else {
-            engine.setOverride(raw, forKeyNamed: name)
-            return
-        }
-        if let raw {
-            try overrideStore.set(raw, forKey: name, serverValue: engine.serverValues[name], note: note)
-        } else {
-            try overrideStore.removeValue(forKey: name)
-        }
+    /// Puts stored entries back exactly as given, metadata included (an undo, an import), in one write.
+    public func restoreOverrides(_ entries: [String: OverrideEntry?]) throws {
+        try layer.restore(entries)
     }
 
     /// Calls `handler` after each change with the names of the keys whose effective value changed.

@@ -69,6 +69,16 @@ public final class InMemoryOverrideStore: OverrideStore {
         if let change = try outcome.get() { observers.notify(change) }
     }
 
+    /// Removes the override of `key`.
+    public func removeValue(forKey key: String) throws(OverrideStoreError) {
+        try modify { $0[key] = nil }
+    }
+
+    /// Removes every override.
+    public func removeAll() throws(OverrideStoreError) {
+        try modify { $0.removeAll() }
+    }
+
     /// Calls `handler` after every change with the keys that changed.
     public func observe(_ handler: @escaping @Sendable (OverrideStoreChange) -> Void) -> ConfigurationObservation {
         observers.add(handler)

@@ -56,7 +56,7 @@ public enum OverrideDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension FileOverrideStore {
+extension OverrideStore {
     /// The stored overrides' orphans, invalid values and stale entries for a program's catalog and server values.
     public func diagnostics(catalog: ConfigurationCatalog, serverValues: [String: String]) -> [OverrideDiagnostic] {
         OverrideDiagnostic.diagnose(entries, catalog: catalog, serverValues: serverValues)

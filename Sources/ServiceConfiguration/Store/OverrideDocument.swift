@@ -180,7 +180,11 @@ struct OverrideDocument: Sendable, Equatable {
                 count -= 1
                 return
             }
-            let line = Line(key: key, entry: newValue)
+            // The file keeps times to the millisecond: keep the same here, so what was saved equals what is read
+            // back (a reload of this process's own save then announces no change).
+            var entry = newValue
+            entry.setAt = entry.setAt.map(Timestamp.truncatedToMilliseconds)
+            let line = Line(key: key, entry: entry)
             if found {
                 chunks[chunk][index] = line
                 return

@@ -33,6 +33,12 @@ public protocol OverrideStore: AnyObject, Sendable {
     /// On failure nothing changes and the error says why.
     func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError)
 
+    /// Removes the override of `key`, including an entry kept without being applied.
+    func removeValue(forKey key: String) throws(OverrideStoreError)
+
+    /// Removes every override, including entries kept without being applied.
+    func removeAll() throws(OverrideStoreError)
+
     /// Calls `handler` after every change, made here or noticed elsewhere, with the keys that changed.
     func observe(_ handler: @escaping @Sendable (OverrideStoreChange) -> Void) -> ConfigurationObservation
 

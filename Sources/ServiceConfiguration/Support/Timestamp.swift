@@ -6,6 +6,11 @@ package import Foundation
 /// which at 10,000 entries would dominate a save.
 package enum Timestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (years 0 to 9999).
+    /// `date` without its sub-millisecond part, as ``format(_:)`` writes it.
+    package static func truncatedToMilliseconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+
     package static func format(_ date: Date) -> String {
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let (days, dayMilliseconds) = totalMilliseconds.quotientAndRemainder(dividingBy: 86_400_000)

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceConfiguration
 
 extension KeyList {
     /// The columns of a key row, sized to their content: when everything fits, the title and the name get what
@@ -100,8 +101,9 @@ extension KeyList {
                 let info = data.orphans[orphan]
                 let text = RowText(
                     title: "(orphaned)", name: TextWidth.truncateMiddle(info.name, to: columns.name),
-                    value: info.override.value, source: "OVERRIDDEN",
-                    flags: "?" + (changedElsewhere[info.name] != nil ? "*" : ""))
+                    value: info.override?.value ?? info.storeProblems.first?.storedJSON ?? "", source: "OVERRIDDEN",
+                    flags: "?" + (info.isOverrideNotApplied ? "✗" : "")
+                        + (changedElsewhere[info.name] != nil ? "*" : ""))
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
                     sourceStyle: theme.source(.overridden), theme: theme)
@@ -121,7 +123,7 @@ extension KeyList {
         let text: String
         switch textMatches[key] {
         case .summary: text = descriptor.summary ?? ""
-        case .note: text = "note: " + (status.override?.entry?.note ?? "")
+        case .note: text = "note: " + (status.override?.note ?? "")
         default: return ValueText.short(status.value, of: descriptor)
         }
         guard let term = query.split(separator: " ").first,
@@ -133,10 +135,10 @@ extension KeyList {
 
     /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied,
     /// `~` the override is stale, `*` changed elsewhere moments ago.
-    static func flags(_ status: KeyStatus, changed: Bool) -> String {
+    static func flags(_ status: ConfigurationKeyStatus, changed: Bool) -> String {
         var flags = ""
-        if status.rejections.contains(where: { $0.source == .server }) { flags += "!" }
-        if status.rejections.contains(where: { $0.source == .overridden }) { flags += "✗" }
+        if status.isServerValueRejected { flags += "!" }
+        if status.isOverrideNotApplied { flags += "✗" }
         if status.isStale { flags += "~" }
         if changed { flags += "*" }
         return flags

@@ -1,0 +1,68 @@
+package import ServiceConfiguration
+
+/// Everything the menu shows, as of the last refresh from the service and its override store.
+package struct MenuData: Equatable, Sendable {
+    /// The catalog.
+    package let table: KeyTable
+    /// One status per key of ``table``, in the same order; change them with ``setStatus(_:at:)``.
+    package private(set) var statuses: [ConfigurationKeyStatus]
+    /// How many keys of each scope have an override (applied or not).
+    package private(set) var scopeOverrideCounts: [Int]
+    /// Overrides (and entries kept without being applied) of keys that are not in the catalog.
+    package var orphans: [ConfigurationKeyStatus]
+    /// A short label for the title bar, such as "demo catalog".
+    package var label: String
+    /// Where the overrides live (a path, or `memory`).
+    package var storeLocation: String?
+    /// The store's last problem, if any.
+    package var storeProblem: String?
+    /// Why changes made elsewhere may not show promptly, if so.
+    package var liveReloadProblem: String?
+    /// Whether overrides apply in the program's build.
+    package var overridesApply: Bool
+
+    package init(
+        table: KeyTable,
+        statuses: [ConfigurationKeyStatus],
+        orphans: [ConfigurationKeyStatus] = [],
+        label: String,
+        storeLocation: String? = nil,
+        storeProblem: String? = nil,
+        liveReloadProblem: String? = nil,
+        overridesApply: Bool = true
+    ) {
+        self.table = table
+        self.statuses = statuses
+        self.scopeOverrideCounts = table.scopes.map { scope in
+            scope.range.reduce(0) { $0 + (Self.hasOverride(statuses[$1]) ? 1 : 0) }
+        }
+        self.orphans = orphans
+        self.label = label
+        self.storeLocation = storeLocation
+        self.storeProblem = storeProblem
+        self.liveReloadProblem = liveReloadProblem
+        self.overridesApply = overridesApply
+    }
+
+    /// Equal when built on the same table with equal statuses, orphans and labels.
+    package static func == (lhs: MenuData, rhs: MenuData) -> Bool {
+        lhs.table === rhs.table && lhs.statuses == rhs.statuses && lhs.orphans == rhs.orphans
+            && lhs.label == rhs.label && lhs.storeLocation == rhs.storeLocation && lhs.storeProblem == rhs.storeProblem
+            && lhs.liveReloadProblem == rhs.liveReloadProblem && lhs.overridesApply == rhs.overridesApply
+    }
+
+    /// Whether a key has an override stored: applied, rejected by the key, or kept by the store unapplied.
+    package static func hasOverride(_ status: ConfigurationKeyStatus) -> Bool {
+        status.override != nil || status.isQuarantined
+    }
+
+    /// Replaces one key's status, keeping the override counts right.
+    package mutating func setStatus(_ status: ConfigurationKeyStatus, at index: Int) {
+        let scope = table.keys[index].scope
+        scopeOverrideCounts[scope] += (Self.hasOverride(status) ? 1 : 0) - (Self.hasOverride(statuses[index]) ? 1 : 0)
+        statuses[index] = status
+    }
+
+    /// How many keys have an override (valid or not), plus orphaned overrides.
+    package var overrideCount: Int { scopeOverrideCounts.reduce(0, +) + orphans.count }
+}
