@@ -41,13 +41,12 @@ public final class FileOverrideStore: Sendable {
         var entries: [String: OverrideEntry]?
         var fingerprint: FileFingerprint?
         var lastError: OverrideStoreError?
-        var observers: [UInt64: @Sendable (OverrideStoreChange) -> Void] = [:]
-        var nextObserverID: UInt64 = 1
         var watcher: FileWatcher?
     }
 
     private let file: StoreFile
     let state = Locked(State())
+    private let observers = ObserverRegistry<OverrideStoreChange>()
     /// The buffer the last save encoded into, kept for its capacity.
     private let scratch = Locked<[UInt8]>([])
 
@@ -129,7 +128,10 @@ public final class FileOverrideStore: Sendable {
                 // current one, under the state lock that saves record under too, so an older file never wins.
                 let outcome = state.withLock { state -> OverrideStoreChange?? in
                     guard file.fingerprint() == fingerprint else { return .none }
-                    return .some(Self.record(document, fingerprint: fingerprint, error: nil, changed: nil, in: &state))
+                    return .some(
+                        Self.record(
+                            document, fingerprint: fingerprint, error: nil, changed: nil, listening: !observers.isEmpty,
+                            in: &state))
                 }
                 guard let change = outcome else { continue }
                 if let change { notify(change) }
@@ -264,7 +266,9 @@ public final class FileOverrideStore: Sendable {
                             url: url, kind: .corrupt, problem: refused.problem, preservedAt: preserved)
                         fingerprint = try file.replace(target, with: buffer)
                         return state.withLock { state in
-                            Self.record(document, fingerprint: fingerprint, error: moved, changed: nil, in: &state)
+                            Self.record(
+                                document, fingerprint: fingerprint, error: moved, changed: nil,
+                                listening: !observers.isEmpty, in: &state)
                         }
                     }
                     fingerprint = try file.replace(target, with: buffer)
@@ -273,13 +277,16 @@ public final class FileOverrideStore: Sendable {
                 if let refused {
                     let error = OverrideStoreError(url: url, kind: refused.kind, problem: refused.problem)
                     return state.withLock { state in
-                        Self.record(document, fingerprint: file.fingerprint(), error: error, changed: nil, in: &state)
+                        Self.record(
+                            document, fingerprint: file.fingerprint(), error: error, changed: nil,
+                            listening: !observers.isEmpty, in: &state)
                     }
                 }
                 // The known keys are relative to `before`, which is the in-memory state only if it came from the cache.
                 return state.withLock { state in
                     Self.record(
-                        document, fingerprint: fingerprint, error: nil, changed: cached ? changed : nil, in: &state)
+                        document, fingerprint: fingerprint, error: nil, changed: cached ? changed : nil,
+                        listening: !observers.isEmpty, in: &state)
                 }
             }
         } catch {
@@ -325,7 +332,9 @@ public final class FileOverrideStore: Sendable {
 
     private func commit(_ document: OverrideDocument, fingerprint: FileFingerprint?, error: OverrideStoreError?) {
         let change = state.withLock { state in
-            Self.record(document, fingerprint: fingerprint, error: error, changed: nil, in: &state)
+            Self.record(
+                document, fingerprint: fingerprint, error: error, changed: nil, listening: !observers.isEmpty,
+                in: &state)
         }
         if let change { notify(change) }
     }
@@ -337,13 +346,14 @@ public final class FileOverrideStore: Sendable {
         fingerprint: FileFingerprint?,
         error: OverrideStoreError?,
         changed known: Set<String>?,
+        listening: Bool,
         in state: inout State
     ) -> OverrideStoreChange? {
         let previous = state.document
         state.document = document
         state.fingerprint = fingerprint
         state.lastError = error
-        guard !state.observers.isEmpty else { return nil }
+        guard listening else { return nil }
         let changed = known ?? previous.changedKeys(comparedTo: document)
         guard !changed.isEmpty else { return nil }
         return OverrideStoreChange(changes: Dictionary(uniqueKeysWithValues: changed.map { ($0, document[$0]) }))
@@ -354,19 +364,11 @@ public final class FileOverrideStore: Sendable {
     /// Calls `handler` after every change of the overrides, whether made here or read from the file, with the new
     /// entries and the keys that changed.
     public func observe(_ handler: @escaping @Sendable (OverrideStoreChange) -> Void) -> ConfigurationObservation {
-        let id = state.withLock { state in
-            defer { state.nextObserverID += 1 }
-            state.observers[state.nextObserverID] = handler
-            return state.nextObserverID
-        }
-        return ConfigurationObservation { [weak self] in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
-        }
+        observers.add(handler)
     }
 
     private func notify(_ change: OverrideStoreChange) {
-        let observers = state.withLock { $0.observers.sorted { $0.key < $1.key }.map(\.value) }
-        for observer in observers { observer(change) }
+        observers.notify(change)
     }
 
     /// Starts reloading the file when another process changes it; see ``OverrideStoreWatchMode``.
