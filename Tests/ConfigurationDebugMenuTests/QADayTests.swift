@@ -1,3 +1,4 @@
+import DemoConfiguration
 import Foundation
 import ServiceConfiguration
 import Testing
@@ -264,5 +265,29 @@ struct CommandLineProblemsTests {
         #expect(get.output.contains(#""source": "server""#), "the rejection is still reported: \(get.output)")
         let problems = try run(["list", "--problems", "--store", store])
         #expect(problems.output.contains("function.album.like.enabled"))
+    }
+}
+
+@Suite("QA day: picker labels")
+struct PickerLabelTests {
+    @Test("an enum whose wire codes are numbers shows its case names, with the code beside")
+    func numberedCases() throws {
+        let catalog = try DemoConfiguration.makeCatalog()
+        let descriptor = try #require(catalog.descriptor(named: "function.payments.provider"))
+        guard case .picker(let choices) = descriptor.control else {
+            Issue.record("a picker expected")
+            return
+        }
+        #expect(choices.map(\.title) == ["primary", "secondary", "sandbox"])
+        #expect(choices.map(\.value) == ["1", "2", "99"])
+        let service = LiveConfigurationService(catalog: catalog, overridePolicy: .allBuilds)
+        var state = MenuState(
+            data: MenuData(table: KeyTable(catalog: catalog), service: service, label: "demo"), width: 100, height: 30)
+        state.list.selection = try #require(
+            state.list.rows.firstIndex(of: .key(state.data.table.index(of: "function.payments.provider")!)))
+        reduce(&state, .activate)
+        let text = MenuRenderer().render(state).text
+        #expect(text.contains("● primary  · 1  (current)"))
+        #expect(text.contains("○ sandbox  · 99"))
     }
 }

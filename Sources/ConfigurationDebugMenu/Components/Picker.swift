@@ -31,7 +31,11 @@ package struct Picker: Equatable, Sendable {
 
     /// The picker's box on `screen`.
     func box(on screen: Rect) -> Rect {
-        let widest = choices.map { ScreenGrid.displayWidth(of: $0.title) }.max() ?? 0
+        let widest =
+            choices.map {
+                ScreenGrid.displayWidth(of: $0.title)
+                    + ($0.title == $0.value ? 0 : 3 + ScreenGrid.displayWidth(of: $0.value))
+            }.max() ?? 0
         return screen.centered(
             width: min(max(40, widest + 14), screen.width - 2), height: min(choices.count + 4, screen.height - 2),
             minimumY: 1)
@@ -75,6 +79,7 @@ package struct Picker: Equatable, Sendable {
             guard index < choices.count else { break }
             let choice = choices[index]
             var text = " " + (index == current ? "● " : "○ ") + choice.title
+            if choice.title != choice.value { text += "  · \(choice.value)" }
             if index == current { text += "  (current)" }
             let style = index == selected ? theme.selected : theme.text
             grid.fill(inner.row(line), style: style)

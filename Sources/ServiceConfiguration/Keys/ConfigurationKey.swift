@@ -223,8 +223,13 @@ extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & 
 }
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & CaseIterable {
-    /// A picker over every case, in declaration order.
+    /// A picker over every case, in declaration order, each titled with its case name when that differs from its
+    /// wire string (an `Int`-backed enum shows `stripe`, not `2`).
     public static var debugControlType: ConfigurationDebugControlType<Value> {
-        .picker(Value.allCases.map { ConfigurationDebugChoice($0) })
+        .picker(
+            Value.allCases.map { value in
+                let name = String(describing: value)
+                return ConfigurationDebugChoice(value, title: name == value.configurationValueString ? nil : name)
+            })
     }
 }
