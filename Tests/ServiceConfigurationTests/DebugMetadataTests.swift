@@ -61,8 +61,8 @@ struct DebugMetadataTests {
         )
         #expect(
             fixtureDescriptor(Fixture.LevelKey.self).control
-                == .picker([.init(value: "1", title: "1"), .init(value: "2", title: "2")])
-        )
+                == .picker([.init(value: "1", title: "low"), .init(value: "2", title: "high")]),
+            "an Int-backed enum is titled with its case names")
     }
 
     @Test("A/B keys list every variant and mark the enabled ones")

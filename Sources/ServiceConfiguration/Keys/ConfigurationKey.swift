@@ -223,13 +223,14 @@ extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & 
 }
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & CaseIterable {
-    /// A picker over every case, in declaration order, each titled with its case name when that differs from its
-    /// wire string (an `Int`-backed enum shows `stripe`, not `2`).
+    /// A picker over every case, in declaration order. Cases whose wire strings are numbers are titled with their
+    /// case names (an `Int`-backed enum shows `sandbox`, with `99` beside it, not only `99`).
     public static var debugControlType: ConfigurationDebugControlType<Value> {
         .picker(
             Value.allCases.map { value in
+                let wire = value.configurationValueString
                 let name = String(describing: value)
-                return ConfigurationDebugChoice(value, title: name == value.configurationValueString ? nil : name)
+                return ConfigurationDebugChoice(value, title: Double(wire) != nil && name != wire ? name : nil)
             })
     }
 }
