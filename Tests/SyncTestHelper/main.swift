@@ -1,0 +1,42 @@
+import Foundation
+import ServiceConfiguration
+
+// A separate process for the server-values sync tests: a program syncing from a real server, to be killed with
+// SIGKILL while it writes its snapshot.
+//
+//   sync-test-helper hammer URL VALUES_FILE SNAPSHOT KEYS COUNT
+//       COUNT times: serve generation i (KEYS keys, each "i") by rewriting VALUES_FILE (the fixture server's
+//       values), sync from URL into SNAPSHOT, and print "ok i" once the sync (and its snapshot write) returned.
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 6, arguments[0] == "hammer", let url = URL(string: arguments[1]),
+    let keys = Int(arguments[4]), let count = Int(arguments[5])
+else {
+    fail("usage: sync-test-helper hammer URL VALUES_FILE SNAPSHOT KEYS COUNT")
+}
+let valuesFile = URL(fileURLWithPath: arguments[2])
+let service = LiveConfigurationService()
+let sync = ServerValuesSync(
+    source: HTTPServerValuesSource(url: url, timeout: .seconds(10)), service: service,
+    snapshot: .file(URL(fileURLWithPath: arguments[3])))
+for generation in 0..<count {
+    var values: [String: String] = [:]
+    for key in 0..<keys { values["key.\(key)"] = String(generation) }
+    do {
+        try JSONSerialization.data(withJSONObject: values).write(to: valuesFile, options: .atomic)
+    } catch {
+        fail("cannot write \(valuesFile.path): \(error)")
+    }
+    switch await sync.sync() {
+    case .updated:
+        if let problem = sync.status.snapshotProblem { fail("snapshot not saved: \(problem)") }
+        FileHandle.standardOutput.write(Data("ok \(generation)\n".utf8))
+    case let other:
+        fail("generation \(generation): \(other)")
+    }
+}
