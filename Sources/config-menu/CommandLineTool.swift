@@ -34,10 +34,12 @@ struct Invocation {
     /// Options that take a value.
     static let valued: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
+        "--server-url", "--sync-interval",
     ]
     /// Options every command accepts.
     static let global: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
+        "--server-url", "--sync-interval",
     ]
 
     init(_ arguments: [String]) throws {
@@ -139,6 +141,8 @@ enum CommandLineTool {
         case "export": try commands.export()
         case "import": try commands.importProfile()
         case "catalog": try commands.catalog()
+        case "sync": try SyncCommands(invocation: invocation).sync()
+        case "status": try SyncCommands(invocation: invocation).status()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }
     }
@@ -148,6 +152,7 @@ enum CommandLineTool {
         try ConfigurationDebugMenu(
             catalog: context.catalog,
             service: context.service,
+            serverSync: try ServerOptions.menuSync(invocation, service: context.service),
             options: .init(mouse: !invocation.flags.contains("--no-mouse"), label: context.label)
         ).run()
     }
@@ -180,7 +185,9 @@ struct ToolContext {
             defaultServerValues = DemoConfiguration.serverValues
             label = "demo catalog"
         }
-        serverValues = try invocation.options["--server-values"].map(Self.readServerValues) ?? defaultServerValues
+        serverValues =
+            try invocation.options["--server-values"].map(Self.readServerValues)
+            ?? ServerOptions.initialServerValues(invocation) ?? defaultServerValues
         store = FileOverrideStore(url: Self.storeURL(invocation))
         service = LiveConfigurationService(
             serverValues: serverValues,

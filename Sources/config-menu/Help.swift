@@ -15,7 +15,8 @@ enum Help {
 
     static let exitCodes = """
         exit codes: 0 success, 1 failure (for example no usable terminal), 2 usage error,
-                    3 invalid value or unknown key, 4 I/O failure (store, manifest or values file)
+                    3 invalid value or unknown key, 4 I/O failure (store, manifest or values file,
+                    or a failed sync)
         """
 
     static let overview = """
@@ -34,10 +35,15 @@ enum Help {
           import FILE [--replace] [--dry-run] [--force] [--json]
                                   read a profile into the store, reporting problems first
           catalog                 print the catalog as a JSON manifest
+          sync [--server-url URL] [--json]
+                                  fetch the server values once and print what changed
+          status [--json]         where server values come from, how current, the last error
           help [COMMAND]          show help
 
         menu options:
           --no-mouse              ignore the mouse
+
+        \(serverOptions)
 
         \(sources)
 
@@ -48,7 +54,9 @@ enum Help {
         `config-menu COMMAND --help` shows a command's help.
         """
 
-    static let commands: [String: String] = [
+    static let commands: [String: String] = baseCommands.merging(syncCommands) { $1 }
+
+    static let baseCommands: [String: String] = [
         "list": """
         usage: config-menu list [SCOPE] [--overridden] [--problems] [--json]
 

@@ -25,27 +25,67 @@ public final class FixtureHTTPServer {
     public let folder: URL
     /// The port it listens on (127.0.0.1).
     public let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let pid: pid_t
+    /// The write end of the server's standard input; closing it makes the server exit.
+    private var input: Int32
 
     /// The Python script.
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../ServiceConfigurationTests/Fixtures/SyncServer/sync_server.py").standardizedFileURL
 
     /// Starts a server serving `values` (as a JSON object) at `/values.json`.
+    ///
+    /// The server is spawned with `posix_spawn` (not Foundation's `Process`): with every signal unblocked (the
+    /// test runner's threads block some, and a child inherits the mask), and with pipes that no other child
+    /// inherits (close-on-exec), so SIGTERM or closing its standard input ends it.
     public init(values: [String: String] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-fixture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, folder.path]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        port = try Self.readPort(output.fileHandleForReading.fileDescriptor, timeout: 10)
+        var stdinPipe: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0 else {
+            throw FixtureError("cannot create pipes: errno \(errno)")
+        }
+        for descriptor in stdinPipe + stdoutPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let arguments = ["/usr/bin/env", "python3", Self.script.path, folder.path]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer {
+            for argument in argv { free(argument) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, "/usr/bin/env", &actions, &attributes, argv, environ)
+        close(stdinPipe[0])
+        close(stdoutPipe[1])
+        guard spawned == 0 else {
+            close(stdinPipe[1])
+            close(stdoutPipe[0])
+            throw FixtureError("cannot start python3: errno \(spawned)")
+        }
+        pid = child
+        input = stdinPipe[1]
+        defer { close(stdoutPipe[0]) }
+        do {
+            port = try Self.readPort(stdoutPipe[0], timeout: 10)
+        } catch {
+            Self.end(child, input: input)
+            throw error
+        }
         try setValues(values)
     }
 
@@ -54,12 +94,25 @@ public final class FixtureHTTPServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Stops the server and waits for it to exit.
+    /// Stops the server and waits (at most a few seconds) for it to exit.
     public func stop() {
-        guard process.isRunning else { return }
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        guard input >= 0 else { return }
+        Self.end(pid, input: input)
+        input = -1
+    }
+
+    /// Closes the server's input, asks it to stop, and reaps it (killing it if it takes more than 5 s).
+    private static func end(_ pid: pid_t, input: Int32) {
+        close(input)
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<500 {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno != EINTR) { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 
     /// A URL on this server: `/values.json` by default.

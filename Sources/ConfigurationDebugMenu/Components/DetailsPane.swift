@@ -93,6 +93,15 @@ package enum DetailsPane {
         if let rejection = status.rejections.first(where: { $0.source == .server }) {
             server.append(("  ✗ rejected: \(rejection.reason)", theme.problem))
         }
+        if let change = status.syncChange {
+            let text =
+                change.previous == nil
+                ? "new in the last sync"
+                : status.serverValue == nil
+                    ? "removed by the last sync; was \(ValueText.quoted(change.previous))"
+                    : "was \(ValueText.quoted(change.previous)) before the last sync"
+            server.append(("  ↻ " + text, theme.label))
+        }
         lines.append(server)
         var override: Line = [("Override  ", theme.muted)]
         if let info = status.override {

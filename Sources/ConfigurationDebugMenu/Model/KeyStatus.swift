@@ -13,6 +13,8 @@ package struct KeyStatus: Equatable, Sendable {
     package var override: OverrideInfo?
     /// Candidates that failed to decode, highest first.
     package var rejections: [ConfigurationRejection]
+    /// The server value before the last server sync that changed values, when that sync changed this key.
+    package var syncChange: SyncChange?
 
     /// Creates a status.
     package init(
@@ -20,13 +22,15 @@ package struct KeyStatus: Equatable, Sendable {
         source: ValueSource,
         serverValue: String? = nil,
         override: OverrideInfo? = nil,
-        rejections: [ConfigurationRejection] = []
+        rejections: [ConfigurationRejection] = [],
+        syncChange: SyncChange? = nil
     ) {
         self.value = value
         self.source = source
         self.serverValue = serverValue
         self.override = override
         self.rejections = rejections
+        self.syncChange = syncChange
     }
 
     /// A value from the server or an override was rejected.
@@ -35,6 +39,16 @@ package struct KeyStatus: Equatable, Sendable {
     package var isStale: Bool { override?.isStale(currentServerValue: serverValue) ?? false }
     /// Worth a look: rejected or stale.
     package var hasProblem: Bool { isRejected || isStale }
+}
+
+/// A key's server value before the last server sync changed it.
+package struct SyncChange: Equatable, Sendable {
+    /// The server value before; `nil` when the server did not send the key before.
+    package var previous: String?
+
+    package init(previous: String?) {
+        self.previous = previous
+    }
 }
 
 /// A stored override as the menu shows it.
@@ -81,6 +95,8 @@ package struct MenuData: Equatable, Sendable {
     package var storePath: String?
     /// The store's last problem, if any.
     package var storeProblem: String?
+    /// Where server values come from and how current they are, when the menu knows a source.
+    package var server: ServerSyncDisplay?
 
     /// Creates menu data.
     package init(
@@ -89,7 +105,8 @@ package struct MenuData: Equatable, Sendable {
         orphans: [OrphanStatus] = [],
         label: String,
         storePath: String? = nil,
-        storeProblem: String? = nil
+        storeProblem: String? = nil,
+        server: ServerSyncDisplay? = nil
     ) {
         self.table = table
         self.statuses = statuses
@@ -100,12 +117,14 @@ package struct MenuData: Equatable, Sendable {
         self.label = label
         self.storePath = storePath
         self.storeProblem = storeProblem
+        self.server = server
     }
 
     /// Equal when built on the same table with equal statuses, orphans and labels.
     package static func == (lhs: MenuData, rhs: MenuData) -> Bool {
         lhs.table === rhs.table && lhs.statuses == rhs.statuses && lhs.orphans == rhs.orphans
             && lhs.label == rhs.label && lhs.storePath == rhs.storePath && lhs.storeProblem == rhs.storeProblem
+            && lhs.server == rhs.server
     }
 
     /// Replaces one key's status, keeping the override counts right.
@@ -114,6 +133,9 @@ package struct MenuData: Equatable, Sendable {
         scopeOverrideCounts[scope] += (status.override == nil ? 0 : 1) - (statuses[index].override == nil ? 0 : 1)
         statuses[index] = status
     }
+
+    /// Whether the server line is shown (a source of server values is known).
+    package var showsServerLine: Bool { server?.isShown ?? false }
 
     /// How many keys have an override (valid or not), plus orphaned overrides.
     package var overrideCount: Int { scopeOverrideCounts.reduce(0, +) + orphans.count }

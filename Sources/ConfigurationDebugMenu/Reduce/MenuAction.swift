@@ -1,3 +1,5 @@
+package import ServiceConfiguration
+
 /// Everything that can happen to the menu: key presses already mapped by the ``Keymap``, mouse and resize events,
 /// and the results of effects.
 package enum MenuAction: Equatable, Sendable {
@@ -36,6 +38,8 @@ package enum MenuAction: Equatable, Sendable {
     case clearFilters
     /// While typing a filter: search every module, or only the selected one again.
     case toggleSearchEverywhere
+    /// Show only keys whose server value the last server sync changed, or all again.
+    case toggleOnlySyncChanged
     /// Show or hide the module pane.
     case toggleModulePane
 
@@ -54,6 +58,8 @@ package enum MenuAction: Equatable, Sendable {
     case resetAll
     /// Undo the last change.
     case undo
+    /// Sync the server values now.
+    case syncNow
 
     // Editors
     /// Insert text at the caret (one typed character, or a whole paste).
@@ -110,6 +116,8 @@ package enum MenuAction: Equatable, Sendable {
     case externalEditFinished(key: Int, text: String)
     /// `$EDITOR` could not be run.
     case externalEditFailed(String)
+    /// A sync asked for with ``syncNow`` finished.
+    case syncFinished(ServerSyncOutcome)
 
     /// How the caret moves.
     package enum CaretMove: Equatable, Sendable {
@@ -134,17 +142,20 @@ package struct MenuDataUpdate: Equatable, Sendable {
     package var changedElsewhere: Set<String>
     /// When the update was taken, in seconds on a monotonic clock.
     package var time: Double
+    /// The server values' new status, if it changed.
+    package var server: ServerSyncDisplay?
 
     /// Creates an update.
     package init(
         statuses: [Int: KeyStatus], orphans: [OrphanStatus], storeProblem: String?,
-        changedElsewhere: Set<String> = [], time: Double = 0
+        changedElsewhere: Set<String> = [], time: Double = 0, server: ServerSyncDisplay? = nil
     ) {
         self.statuses = statuses
         self.orphans = orphans
         self.storeProblem = storeProblem
         self.changedElsewhere = changedElsewhere
         self.time = time
+        self.server = server
     }
 }
 
@@ -158,6 +169,8 @@ package enum MenuEffect: Equatable, Sendable {
     case undo(UndoStep)
     /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
     case openExternalEditor(key: Int, text: String)
+    /// Sync the server values (in the background), then report ``MenuAction/syncFinished(_:)``.
+    case syncServerValues
     /// Leave the menu.
     case quit
 }

@@ -44,7 +44,11 @@ package enum MenuReducer {
             }
             return [.quit]
         case .tick(let now):
+            state.clock = now
             state.changedElsewhere = state.changedElsewhere.filter { now - $0.value < changeMarkSeconds }
+            return []
+        case .syncFinished(let outcome):
+            finishSync(&state, outcome)
             return []
         default:
             break
@@ -288,49 +292,5 @@ package enum MenuReducer {
             break
         }
         return []
-    }
-
-    // MARK: Refreshing
-
-    /// How long a change made elsewhere stays marked in the list.
-    static let changeMarkSeconds = 5.0
-
-    private static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
-        for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
-            state.data.setStatus(status, at: index)
-        }
-        state.data.orphans = update.orphans
-        state.data.storeProblem = update.storeProblem
-        state.refreshList()
-        guard !update.changedElsewhere.isEmpty else { return }
-        for name in update.changedElsewhere { state.changedElsewhere[name] = update.time }
-        let shown = update.changedElsewhere.sorted()
-        if shown.count == 1, let index = state.data.table.index(of: shown[0]) {
-            state.inform("Changed elsewhere: \(shown[0]) = \(state.data.statuses[index].value ?? "—")")
-        } else {
-            state.inform("Changed elsewhere: \(shown.count == 1 ? shown[0] : "\(shown.count) keys")")
-        }
-        // An editor open on a key that changed underneath says so, and saving asks first.
-        switch state.mode {
-        case .editing(var editor):
-            if let theirs = changedValue(state, editor.key, update) {
-                editor.changedElsewhere = theirs
-                state.mode = .editing(editor)
-            }
-        case .editingJSON(var editor):
-            if let theirs = changedValue(state, editor.key, update) {
-                editor.changedElsewhere = theirs
-                state.mode = .editingJSON(editor)
-            }
-        default:
-            break
-        }
-    }
-
-    /// The new value of `key` if another process changed it in `update`.
-    private static func changedValue(_ state: MenuState, _ key: Int, _ update: MenuDataUpdate) -> String? {
-        let name = state.data.table.keys[key].descriptor.name
-        guard update.changedElsewhere.contains(name) else { return nil }
-        return state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
     }
 }

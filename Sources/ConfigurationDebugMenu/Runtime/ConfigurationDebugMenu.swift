@@ -37,16 +37,25 @@ public final class ConfigurationDebugMenu {
     /// Creates a menu for `catalog`, changing values through `service`.
     ///
     /// `overrideStore` supplies each override's metadata (when set, its note, the server value then); it defaults to
-    /// the live service's store.
+    /// the live service's store. With `serverSync` (your program's ``ServerValuesSync``), a line under the title
+    /// shows where server values come from, their status and age; keys the last sync changed are marked `↻` (the
+    /// details show the previous value, `c` lists only them), and `s` syncs now.
+    ///
+    /// ```swift
+    /// let sync = ServerValuesSync.start(url: serverURL, service: service, interval: .seconds(300))
+    /// try ConfigurationDebugMenu(catalog: catalog, service: service, serverSync: sync).run()
+    /// ```
     public init(
         catalog: ConfigurationCatalog,
         service: any ConfigurationService,
         overrideStore: FileOverrideStore? = nil,
+        serverSync: (any ServerValuesSyncing)? = nil,
         options: Options = Options()
     ) {
         let store = overrideStore ?? (service as? LiveConfigurationService)?.overrideStore
         service.register(catalog)
-        source = MenuDataSource(table: KeyTable(catalog: catalog), service: service, store: store)
+        source = MenuDataSource(
+            table: KeyTable(catalog: catalog), service: service, store: store, serverSync: serverSync)
         self.options = options
     }
 

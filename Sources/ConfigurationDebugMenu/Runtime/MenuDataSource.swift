@@ -7,21 +7,46 @@ final class MenuDataSource: Sendable {
     let table: KeyTable
     let service: any ConfigurationService
     let store: FileOverrideStore?
+    /// Where server values come from, if the menu knows.
+    let serverSync: (any ServerValuesSyncing)?
     private let pending = Locked<Set<String>>([])
+    /// The server status last observed, to find the keys a new status marks or unmarks.
+    private let observedServer = Locked<ServerSyncStatus?>(nil)
+    /// The outcomes of syncs asked for in the menu, not yet shown.
+    private let syncOutcomes = Locked<[ServerSyncOutcome]>([])
     /// Keys the menu itself changed since the last update; every other change came from elsewhere.
     private let own = Locked<Set<String>>([])
     /// The store problem the menu last showed, so a new one (a refused file) is shown even if no key changed.
     private let shownProblem = Locked<String?>(nil)
+    /// The server status the menu last showed.
+    private let shownServer = Locked<ServerSyncStatus?>(nil)
     private let observations: [ConfigurationObservation]
 
-    init(table: KeyTable, service: any ConfigurationService, store: FileOverrideStore?) {
+    init(
+        table: KeyTable, service: any ConfigurationService, store: FileOverrideStore?,
+        serverSync: (any ServerValuesSyncing)? = nil
+    ) {
         self.table = table
         self.service = service
         self.store = store
+        self.serverSync = serverSync
         let pending = self.pending
         var observations = [service.observe { names in pending.withLock { $0.formUnion(names) } }]
         if let store {
             observations.append(store.observe { change in pending.withLock { $0.formUnion(change.changedKeys) } })
+        }
+        if let serverSync {
+            let observedServer = self.observedServer
+            observations.append(
+                serverSync.observeStatus { status in
+                    // The keys the last change marks (before and now) are refreshed: an overridden key's server
+                    // value can change without its effective value changing.
+                    let marked = observedServer.withLock { previous -> Set<String> in
+                        defer { previous = status }
+                        return (previous?.lastChange?.keys ?? []).union(status.lastChange?.keys ?? [])
+                    }
+                    pending.withLock { $0.formUnion(marked) }
+                })
         }
         self.observations = observations
     }
@@ -29,7 +54,14 @@ final class MenuDataSource: Sendable {
     /// Everything, for the first frame.
     func initialData(label: String) -> MenuData {
         pending.withLock { $0.removeAll() }
-        let data = MenuData(table: table, service: service, overrideStore: store, label: label)
+        var data = MenuData(
+            table: table, service: service, overrideStore: store, label: label, syncChanges: syncChanges)
+        if let serverSync {
+            let status = serverSync.status
+            observedServer.withLock { $0 = status }
+            shownServer.withLock { $0 = status }
+            data.server = display(status)
+        }
         shownProblem.withLock { $0 = data.storeProblem }
         return data
     }
@@ -40,6 +72,34 @@ final class MenuDataSource: Sendable {
         let names = Set(names)
         pending.withLock { $0.formUnion(names) }
         own.withLock { $0.formUnion(names) }
+    }
+
+    /// The previous server value of each key the last server sync changed.
+    private var syncChanges: [String: String?] { serverSync?.status.lastChange?.previousValues ?? [:] }
+
+    /// The status as the menu shows it, with the last sync placed on the loop's clock.
+    private func display(_ status: ServerSyncStatus) -> ServerSyncDisplay {
+        ServerSyncDisplay(
+            status: status, clock: ProcessInfo.processInfo.systemUptime, date: Date(),
+            followsSnapshot: !(serverSync is ServerValuesSync))
+    }
+
+    /// Runs a sync in the background; its outcome comes back through ``takeSyncOutcomes()``.
+    func startSync() {
+        guard let serverSync else { return }
+        let outcomes = syncOutcomes
+        Task {
+            let outcome = await serverSync.sync()
+            outcomes.withLock { $0.append(outcome) }
+        }
+    }
+
+    /// The outcomes of finished syncs not yet shown.
+    func takeSyncOutcomes() -> [ServerSyncOutcome] {
+        syncOutcomes.withLock { outcomes in
+            defer { outcomes.removeAll() }
+            return outcomes
+        }
     }
 
     /// The statuses of the keys that changed since the last call, or `nil` if none did.
@@ -57,8 +117,16 @@ final class MenuDataSource: Sendable {
             defer { shown = problem }
             return shown != problem
         }
-        guard !names.isEmpty || problemChanged else { return nil }
-        let context = Context(service: service, store: store)
+        let server = serverSync.flatMap { serverSync -> ServerSyncDisplay? in
+            let current = serverSync.status
+            let changed = shownServer.withLock { shown -> Bool in
+                defer { shown = current }
+                return shown != current
+            }
+            return changed ? display(current) : nil
+        }
+        guard !names.isEmpty || problemChanged || server != nil else { return nil }
+        let context = Context(service: service, store: store, syncChanges: syncChanges)
         var statuses: [Int: KeyStatus] = [:]
         for name in names {
             guard let index = table.index(of: name) else { continue }
@@ -66,7 +134,7 @@ final class MenuDataSource: Sendable {
         }
         return MenuDataUpdate(
             statuses: statuses, orphans: context.orphans(table), storeProblem: problem,
-            changedElsewhere: names.subtracting(mine), time: ProcessInfo.processInfo.systemUptime)
+            changedElsewhere: names.subtracting(mine), time: ProcessInfo.processInfo.systemUptime, server: server)
     }
 
     /// The layers as of one moment, so a refresh reads each dictionary once.
@@ -74,11 +142,13 @@ final class MenuDataSource: Sendable {
         let server: [String: String]
         let overrides: [String: String]
         let entries: [String: OverrideEntry]
+        let syncChanges: [String: String?]
 
-        init(service: any ConfigurationService, store: FileOverrideStore?) {
+        init(service: any ConfigurationService, store: FileOverrideStore?, syncChanges: [String: String?] = [:]) {
             server = service.serverValues
             overrides = service.overrides
             entries = store?.entries ?? [:]
+            self.syncChanges = syncChanges
         }
 
         /// The key's status, resolved by the same algorithm the service uses.
@@ -100,7 +170,8 @@ final class MenuDataSource: Sendable {
                 source: resolution.source,
                 serverValue: server[name],
                 override: overrides[name].map { OverrideInfo(value: $0, entry: entries[name]) },
-                rejections: rejections
+                rejections: rejections,
+                syncChange: syncChanges[name].map { SyncChange(previous: $0) }
             )
         }
 
@@ -115,8 +186,11 @@ final class MenuDataSource: Sendable {
 extension MenuData {
     /// Everything the menu shows about `table`'s keys, read from `service` (and `overrideStore` for each
     /// override's metadata) at one moment.
-    package init(table: KeyTable, service: any ConfigurationService, overrideStore: FileOverrideStore?, label: String) {
-        let context = MenuDataSource.Context(service: service, store: overrideStore)
+    package init(
+        table: KeyTable, service: any ConfigurationService, overrideStore: FileOverrideStore?, label: String,
+        syncChanges: [String: String?] = [:]
+    ) {
+        let context = MenuDataSource.Context(service: service, store: overrideStore, syncChanges: syncChanges)
         self.init(
             table: table,
             statuses: table.keys.map { context.status(of: $0.descriptor) },

@@ -132,12 +132,14 @@ extension KeyList {
     }
 
     /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied,
-    /// `~` the override is stale, `*` changed elsewhere moments ago.
+    /// `~` the override is stale, `↻` the last server sync changed its server value, `*` changed elsewhere moments
+    /// ago.
     static func flags(_ status: KeyStatus, changed: Bool) -> String {
         var flags = ""
         if status.rejections.contains(where: { $0.source == .server }) { flags += "!" }
         if status.rejections.contains(where: { $0.source == .overridden }) { flags += "✗" }
         if status.isStale { flags += "~" }
+        if status.syncChange != nil { flags += "↻" }
         if changed { flags += "*" }
         return flags
     }
@@ -154,6 +156,7 @@ extension KeyList {
         if !filters.query.isEmpty { parts.append("text \"\(filters.query)\"") }
         if filters.onlyOverridden { parts.append("overridden only") }
         if filters.onlyProblems { parts.append("problems only") }
+        if filters.onlySyncChanged { parts.append("changed by the last sync") }
         let end = grid.write(" Filters: ", in: row, style: theme.muted)
         let rest = row.inset(left: end - row.x)
         let clear = "  Esc clears all "

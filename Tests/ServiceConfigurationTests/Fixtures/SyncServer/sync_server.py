@@ -38,6 +38,7 @@ import hashlib
 import http.server
 import json
 import os
+import signal
 import socket
 import struct
 import sys
@@ -213,6 +214,10 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 def main():
+    # A test runner may have blocked signals in the thread that started this process; take the defaults back so
+    # SIGTERM ends it.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     server = Server(("127.0.0.1", 0), Handler)
     print("PORT", server.server_address[1], flush=True)
 
