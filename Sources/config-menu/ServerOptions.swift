@@ -11,6 +11,9 @@ enum ServerOptions {
     /// The server URL given, checked: a scheme a source exists for and a host.
     static func serverURL(_ invocation: Invocation) throws -> URL? {
         guard let text = invocation.options["--server-url"] else { return nil }
+        if invocation.options["--server-values"] != nil {
+            throw ToolError.usage("--server-url and --server-values are alternatives: give one")
+        }
         guard let url = URL(string: text), url.scheme != nil else {
             throw ToolError.usage("--server-url needs a URL such as http://127.0.0.1:8000/values.json, got \"\(text)\"")
         }
@@ -42,6 +45,7 @@ enum ServerOptions {
     /// The server values a tool starts from: none with `--server-url` (the sync brings them), the snapshot's
     /// when a program persisted one, else `nil` (the caller's default).
     static func initialServerValues(_ invocation: Invocation) throws -> [String: String]? {
+        _ = try interval(invocation)
         if try serverURL(invocation) != nil { return [:] }
         return ServerSnapshotFollower(snapshotURL: snapshotURL(invocation), service: nil).values
     }

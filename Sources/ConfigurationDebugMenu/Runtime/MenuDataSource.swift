@@ -16,6 +16,8 @@ final class MenuDataSource: Sendable {
     private let syncOutcomes = Locked<[ServerSyncOutcome]>([])
     /// Keys the menu itself changed since the last update; every other change came from elsewhere.
     private let own = Locked<Set<String>>([])
+    /// Keys to show again without counting as changed: those a new last server change marks or unmarks.
+    private let remarked = Locked<Set<String>>([])
     /// The store problem the menu last showed, so a new one (a refused file) is shown even if no key changed.
     private let shownProblem = Locked<String?>(nil)
     /// The server status the menu last showed.
@@ -37,15 +39,17 @@ final class MenuDataSource: Sendable {
         }
         if let serverSync {
             let observedServer = self.observedServer
+            let remarked = self.remarked
             observations.append(
                 serverSync.observeStatus { status in
-                    // The keys the last change marks (before and now) are refreshed: an overridden key's server
-                    // value can change without its effective value changing.
+                    // When the last change is a new one, the keys it marks (before and now) are shown again: an
+                    // overridden key's server value can change without its effective value changing.
                     let marked = observedServer.withLock { previous -> Set<String> in
                         defer { previous = status }
+                        guard previous?.lastChange != status.lastChange else { return [] }
                         return (previous?.lastChange?.keys ?? []).union(status.lastChange?.keys ?? [])
                     }
-                    pending.withLock { $0.formUnion(marked) }
+                    if !marked.isEmpty { remarked.withLock { $0.formUnion(marked) } }
                 })
         }
         self.observations = observations
@@ -54,6 +58,7 @@ final class MenuDataSource: Sendable {
     /// Everything, for the first frame.
     func initialData(label: String) -> MenuData {
         pending.withLock { $0.removeAll() }
+        remarked.withLock { $0.removeAll() }
         var data = MenuData(
             table: table, service: service, overrideStore: store, label: label, syncChanges: syncChanges)
         if let serverSync {
@@ -112,6 +117,10 @@ final class MenuDataSource: Sendable {
             defer { own.removeAll() }
             return own
         }
+        let shownAgain = remarked.withLock { remarked -> Set<String> in
+            defer { remarked.removeAll() }
+            return remarked
+        }
         let problem = store?.lastError?.description
         let problemChanged = shownProblem.withLock { shown in
             defer { shown = problem }
@@ -125,10 +134,10 @@ final class MenuDataSource: Sendable {
             }
             return changed ? display(current) : nil
         }
-        guard !names.isEmpty || problemChanged || server != nil else { return nil }
+        guard !names.isEmpty || !shownAgain.isEmpty || problemChanged || server != nil else { return nil }
         let context = Context(service: service, store: store, syncChanges: syncChanges)
         var statuses: [Int: KeyStatus] = [:]
-        for name in names {
+        for name in names.union(shownAgain) {
             guard let index = table.index(of: name) else { continue }
             statuses[index] = context.status(of: table.keys[index].descriptor)
         }

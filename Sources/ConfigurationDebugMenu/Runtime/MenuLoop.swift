@@ -32,14 +32,15 @@ struct MenuLoop {
                     changed || marks != state.changedElsewhere
                     || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
             }
+            if let update = source.takeUpdate() {
+                changed = true
+                if !perform([.refreshed(update)], on: &state) { return }
+            }
+            // After the refresh, so a sync asked for here reports its own outcome (its values are applied first).
             let outcomes = source.takeSyncOutcomes()
             if !outcomes.isEmpty {
                 changed = true
                 if !perform(outcomes.map { .syncFinished($0) }, on: &state) { return }
-            }
-            if let update = source.takeUpdate() {
-                changed = true
-                if !perform([.refreshed(update)], on: &state) { return }
             }
             if changed { terminal.draw(renderer.render(state)) }
         }

@@ -81,7 +81,7 @@ final class HTTPFetchDelegate: NSObject, URLSessionDataDelegate, Sendable {
             transfer.etag = http?.value(forHTTPHeaderField: "ETag")
             transfer.lastModified = http?.value(forHTTPHeaderField: "Last-Modified")
             if status != 200 && status != 304 {
-                let phrase = HTTPURLResponse.localizedString(forStatusCode: status)
+                let phrase = HTTPURLResponse.localizedString(forStatusCode: status).lowercased()
                 transfer.refusal = ServerSyncError(
                     kind: .httpStatus, reason: "HTTP \(status)" + (phrase.isEmpty ? "" : " (\(phrase))"),
                     statusCode: status)
