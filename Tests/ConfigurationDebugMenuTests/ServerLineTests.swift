@@ -152,3 +152,41 @@ struct ServerLineTests {
         #expect(line.contains("from the program's snapshot"))
     }
 }
+
+@Suite("Refreshes that change nothing visible")
+struct InvisibleRefreshTests {
+    @Test("a store reload that finds the menu's own save again (its time to the millisecond) is no change elsewhere")
+    func ownSaveReadBack() throws {
+        var state = try MenuFixture.state()
+        let key = MenuFixture.key("function.media.hdr.enabled", in: state)
+        var reread = state.data.statuses[key]
+        let entry = try #require(reread.override?.entry)
+        reread.override?.entry = OverrideEntry(
+            value: entry.value, setAt: entry.setAt.map { $0.addingTimeInterval(0.000_4) },
+            serverValueWhenSet: entry.serverValueWhenSet, note: entry.note)
+        reduce(
+            &state,
+            .writeSucceeded(
+                OverrideWrite(changes: [], summary: "x = Y"), undo: UndoStep(entries: [:], expected: [:], summary: "")))
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(
+                    statuses: [key: reread], orphans: state.data.orphans, storeProblem: nil,
+                    changedElsewhere: ["function.media.hdr.enabled"], time: 1)))
+        #expect(state.status?.text == "Saved: x = Y")
+        #expect(state.changedElsewhere.isEmpty)
+
+        var changed = reread
+        changed.override = OverrideInfo(value: "N", entry: OverrideEntry(value: "N"))
+        changed.value = "N"
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(
+                    statuses: [key: changed], orphans: state.data.orphans, storeProblem: nil,
+                    changedElsewhere: ["function.media.hdr.enabled"], time: 2)))
+        #expect(state.status?.text == "Changed elsewhere: function.media.hdr.enabled = N")
+        #expect(state.changedElsewhere["function.media.hdr.enabled"] == 2)
+    }
+}

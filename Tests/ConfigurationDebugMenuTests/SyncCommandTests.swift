@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// `config-menu sync` and `status`, and `config-demo --server-url`, against a real HTTP server on loopback.
-@Suite("config-menu sync and status, config-demo --server-url (a real server on loopback)")
+@Suite("config-menu sync and status, config-demo --server-url (a real server on loopback)", .serialized)
 struct SyncCommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-sync-\(UUID().uuidString)")
     var store: URL { folder.appendingPathComponent("overrides.json") }

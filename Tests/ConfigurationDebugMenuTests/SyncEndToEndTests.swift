@@ -7,6 +7,8 @@ import Testing
     import Glibc
 #endif
 
+private func storeText(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+
 /// The real `config-menu` in tmux with a real HTTP server on loopback: following a running program's snapshot,
 /// and syncing by itself.
 @Suite(
@@ -50,6 +52,7 @@ struct SyncEndToEndTests {
         try session.type("100")
         try session.press("Enter")
         try await session.waitFor("Saved: function.chat.typing_interval_ms = 100")
+        #expect(try await session.waitUntil { storeText(store).contains(#""value": "100""#) })
         try server.setValues(["function.chat.typing_interval_ms": "5000"])
         try await session.waitFor("↻ was \"4500\" before the last sync")
         try await session.waitFor("Server    \"5000\"")

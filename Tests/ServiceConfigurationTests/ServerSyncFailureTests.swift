@@ -4,7 +4,7 @@ import SharedTestSupport
 import Testing
 
 /// Every bad response is refused whole and keeps the last good values; failures back off, never in a tight loop.
-@Suite("Server values sync: bad responses, unreachable servers, backoff")
+@Suite("Server values sync: bad responses, unreachable servers, backoff", .serialized)
 struct ServerSyncFailureTests {
     typealias F = SyncFixture
 
@@ -93,7 +93,7 @@ struct ServerSyncFailureTests {
         })
         let sync = F.sync(server.url(), service: nil, snapshot: nil, interval: .seconds(30), environment: environment)
         sync.start()
-        #expect(await pollUntil { recorder.delays.count == 9 })
+        try #require(await pollUntil { recorder.delays.count == 9 })
         sync.stop()
         let delays = recorder.delays.map(\.seconds)
         let nominal: [Double] = [1, 2, 4, 8, 16, 32, 60, 60, 60]
@@ -121,7 +121,7 @@ struct ServerSyncFailureTests {
             server.url(), service: nil, snapshot: nil, interval: .seconds(30),
             environment: recorder.environment(random: { 0.5 }))
         sync.start()
-        #expect(await pollUntil { recorder.delays.count == 3 })
+        try #require(await pollUntil { recorder.delays.count == 3 })
         sync.stop()
         #expect(recorder.delays == [.seconds(1), .seconds(30), .seconds(1)])
         #expect(server.requests().count == 3)

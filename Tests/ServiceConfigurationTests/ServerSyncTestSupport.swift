@@ -60,8 +60,9 @@ final class SleepRecorder: Sendable {
     }
 }
 
-/// Waits (polling, never longer than `seconds`) until `condition` holds.
-func pollUntil(within seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+/// Waits (polling, never longer than `seconds`) until `condition` holds. The bound is generous: the whole suite
+/// runs its tests in parallel on two cores, so a schedule of nine quick attempts can take seconds there.
+func pollUntil(within seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// The sync against a real HTTP server on loopback (Python's standard library, started by each test).
-@Suite("Server values sync: applying, conditional requests, cache-first start")
+@Suite("Server values sync: applying, conditional requests, cache-first start", .serialized)
 struct ServerSyncTests {
     typealias F = SyncFixture
 

@@ -9,6 +9,8 @@ extension MenuReducer {
     /// Applies refreshed statuses, orphans, the store problem and the server status, and marks changes made
     /// elsewhere.
     static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
+        var update = update
+        update.changedElsewhere = visiblyChanged(update, in: state)
         for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
             state.data.setStatus(status, at: index)
         }
@@ -44,6 +46,21 @@ extension MenuReducer {
             }
         default:
             break
+        }
+    }
+
+    /// The keys of `update.changedElsewhere` whose change shows: their value, source, server value or override
+    /// differs from what the menu shows. A notification that changes none of them (a store reload that only finds
+    /// the menu's own save again, its time read back to the millisecond) is not reported as a change made
+    /// elsewhere.
+    static func visiblyChanged(_ update: MenuDataUpdate, in state: MenuState) -> Set<String> {
+        update.changedElsewhere.filter { name in
+            guard let index = state.data.table.index(of: name), let new = update.statuses[index],
+                state.data.statuses.indices.contains(index)
+            else { return true }
+            let old = state.data.statuses[index]
+            return old.value != new.value || old.source != new.source || old.serverValue != new.serverValue
+                || old.override?.value != new.override?.value
         }
     }
 
