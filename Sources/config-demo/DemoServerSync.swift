@@ -48,8 +48,10 @@ enum DemoServerSync {
         }
         let sync = ServerValuesSync(source: source, service: service, snapshot: .besideStore, interval: interval)
         let every =
-            interval.map { " every \(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) s" }
-            ?? " at start"
+            interval.map { interval -> String in
+                let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+                return seconds == seconds.rounded() ? " every \(Int(seconds)) s" : " every \(seconds) s"
+            } ?? " at start"
         say(
             "config-demo: server values from \(VisibleText.escaped(source.location))\(every); snapshot "
                 + VisibleText.escaped(sync.snapshotURL?.path ?? "none") + "; " + describe(sync.status))

@@ -59,7 +59,8 @@ struct SyncEndToEndTests {
         #expect(try session.screen().contains("100") && session.screen().contains("OVERRIDDEN"))
 
         server.stop()
-        try await session.waitFor("stale: connection refused")
+        // The program notices at its next sync, then writes its snapshot: allow for a slow machine (TSan).
+        try await session.waitFor("stale: connection refused", timeout: 30)
         try session.press("q")
         try await session.waitForMenuExit()
     }
@@ -80,8 +81,8 @@ struct SyncEndToEndTests {
         try await session.waitFor("Synced: 1 key changed")
         server.stop()
         try session.press("s")
-        try await session.waitFor("error: sync failed: connection refused; the last good values stay")
-        try await session.waitFor("stale: connection refused · last good")
+        try await session.waitFor("error: sync failed: connection refused; the last good values stay", timeout: 30)
+        try await session.waitFor("stale: connection refused · last good", timeout: 30)
         try session.press("q")
         try await session.waitForMenuExit()
     }
