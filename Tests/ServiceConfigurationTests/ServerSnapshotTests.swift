@@ -81,6 +81,26 @@ struct ServerSnapshotTests {
         #expect(checked >= 8)
     }
 
+    @Test(
+        "a 50 MB body is refused without holding it: the sync's peak memory grows far less than the body",
+        arguments: ["huge", "huge-chunked"])
+    func hugeBodyMemory(mode: String) throws {
+        let server = try FixtureHTTPServer(values: [F.flag: "Y"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
+        process.arguments = ["memory", server.url("/mode/\(mode)").absoluteString]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        try #require(fields.count == 3, "helper said: \(text)")
+        #expect(fields[0] == "tooLarge")
+        let growth = (Int(fields[2]) ?? 0) - (Int(fields[1]) ?? 0)
+        #expect(growth > 0 && growth < 24 * 1024, "peak grew by \(growth / 1024) MiB for a 50 MB body")
+    }
+
     @Test("hostile snapshots are refused with the reason and never applied; the next good sync replaces them")
     func hostileSnapshots() async throws {
         let server = try FixtureHTTPServer(values: [F.flag: "Y"])

@@ -7,6 +7,9 @@ import ServiceConfiguration
 //   sync-test-helper hammer URL VALUES_FILE SNAPSHOT KEYS COUNT
 //       COUNT times: serve generation i (KEYS keys, each "i") by rewriting VALUES_FILE (the fixture server's
 //       values), sync from URL into SNAPSHOT, and print "ok i" once the sync (and its snapshot write) returned.
+//   sync-test-helper memory URL
+//       one sync from URL; prints the outcome's error kind (or "ok"), the resident set before the sync and its
+//       peak during it, in KiB (the peak is reset first through /proc/self/clear_refs).
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -14,6 +17,25 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// A field of /proc/self/status, in KiB.
+func status(_ field: String) -> Int {
+    let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+}
+
+if arguments.count == 2, arguments[0] == "memory", let url = URL(string: arguments[1]) {
+    let sync = ServerValuesSync(
+        source: HTTPServerValuesSource(url: url, timeout: .seconds(20)), service: LiveConfigurationService(),
+        snapshot: .none)
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    let before = status("VmRSS")
+    let outcome = await sync.sync()
+    print(outcome.error?.kind.rawValue ?? "ok", before, status("VmHWM"))
+    exit(0)
+}
+
 guard arguments.count == 6, arguments[0] == "hammer", let url = URL(string: arguments[1]),
     let keys = Int(arguments[4]), let count = Int(arguments[5])
 else {

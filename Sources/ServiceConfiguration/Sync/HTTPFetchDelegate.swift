@@ -52,10 +52,10 @@ final class HTTPFetchDelegate: NSObject, URLSessionDataDelegate, Sendable {
                         task.cancel()
                     }
                 }
-                if Task.isCancelled, refuse(identifier, .stopped) { task.cancel() }
+                if Task.isCancelled, refuse(identifier, .stopped) { Self.cancelLater(task) }
             }
         } onCancel: {
-            if refuse(identifier, .stopped) { task.cancel() }
+            if refuse(identifier, .stopped) { Self.cancelLater(task) }
         }
     }
 
@@ -97,7 +97,7 @@ final class HTTPFetchDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         // Linux ignores the disposition; the cancel is what stops the transfer.
         completionHandler(refusal == nil ? .allow : .cancel)
-        if refusal != nil { dataTask.cancel() }
+        if refusal != nil { Self.cancelLater(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -113,7 +113,7 @@ final class HTTPFetchDelegate: NSObject, URLSessionDataDelegate, Sendable {
             transfer.body.append(data)
             return false
         }
-        if cancel { dataTask.cancel() }
+        if cancel { Self.cancelLater(dataTask) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -128,6 +128,14 @@ final class HTTPFetchDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 status: transfer.status, etag: transfer.etag, lastModified: transfer.lastModified, body: transfer.body)
         }
         transfer.continuation.resume(returning: result)
+    }
+
+    /// Cancels `task` from another thread. On Linux, `cancel()` waits until the transfer's work queue is free,
+    /// which on a fast link is when the whole body has arrived; called here, it would stop this delegate queue,
+    /// and every chunk arriving meanwhile would wait in memory for it. From elsewhere, the queue keeps dropping
+    /// the chunks of a refused body as they come.
+    private static func cancelLater(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 
     private static func tooLarge(_ limit: Int, announced: Int64?) -> ServerSyncError {
