@@ -124,7 +124,9 @@ struct ServerSyncTests {
         #expect(try F.snapshot(at: F.snapshotURL(in: folder))?.values == [F.flag: "Y", F.count: "9"])
     }
 
-    @Test("overrides survive every sync: a 200 that changes the key, a 304, a failure")
+    @Test(
+        "overrides survive every sync: a 200 that changes the key, a 304, a failure",
+        .enabled(if: ConfigurationEngine.overridesCompiledIn, "needs the DebugOverrides trait"))
     func overridesSurvive() async throws {
         let server = try FixtureHTTPServer(values: [F.flag: "N", F.count: "1"])
         let folder = TemporaryFolder()

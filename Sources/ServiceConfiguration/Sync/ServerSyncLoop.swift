@@ -75,7 +75,6 @@ final class ServerSyncLoop: Sendable {
         wakes: AsyncStream<Wake>.Continuation, interval: Duration?, backoff: ServerSyncBackoff,
         environment: ServerSyncEnvironment
     ) {
-        if case .failed(let error) = outcome, error.kind == .cancelled { return }
         state.withLock { state in
             state.generation += 1
             state.timer?.cancel()
