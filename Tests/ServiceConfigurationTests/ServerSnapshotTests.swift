@@ -81,8 +81,12 @@ struct ServerSnapshotTests {
         #expect(checked >= 8)
     }
 
+    /// Under ThreadSanitizer every callback is many times slower, and URLSession on Linux queues the chunks of a
+    /// loopback transfer for the delegate without back-pressure, so the queue (not the sync) holds the body and
+    /// the shadow memory doubles it: the bound is a property of normal builds.
     @Test(
         "a 50 MB body is refused without holding it: the sync's peak memory grows far less than the body",
+        .enabled(if: !runsUnderThreadSanitizer, "memory is not comparable under ThreadSanitizer"),
         arguments: ["huge", "huge-chunked"])
     func hugeBodyMemory(mode: String) throws {
         let server = try FixtureHTTPServer(values: [F.flag: "Y"])
@@ -197,6 +201,12 @@ struct ServerSnapshotTests {
         follower.stopWatching()
     }
 }
+
+/// Whether this process runs under ThreadSanitizer (its runtime's entry points are there).
+let runsUnderThreadSanitizer: Bool = {
+    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+    return dlsym(handle, "__tsan_acquire") != nil
+}()
 
 /// An executable built next to the test binary.
 func helperPath(_ name: String) -> String {
