@@ -39,7 +39,9 @@ final class HTTPFetchDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) async -> HTTPFetchResult {
         let task = session.dataTask(with: request)
         let identifier = task.taskIdentifier
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        // At most a million seconds: a longer wait is no limit, and would overflow the dispatch clock.
+        let seconds = min(
+            1e6, max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18))
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfers.withLock {

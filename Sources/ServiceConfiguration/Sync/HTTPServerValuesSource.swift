@@ -47,7 +47,9 @@ public final class HTTPServerValuesSource: ServerValuesSource {
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
         self.headers = headers
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        // At most a million seconds: a longer wait is no limit, and would overflow the dispatch clock.
+        let seconds = min(
+            1e6, max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18))
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -78,7 +80,7 @@ public final class HTTPServerValuesSource: ServerValuesSource {
     {
         var request = URLRequest(url: url)
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18 + 1
+        request.timeoutInterval = session.configuration.timeoutIntervalForRequest
         request.setValue(format.contentTypes?.joined(separator: ", ") ?? "*/*", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let etag = validators.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
