@@ -65,11 +65,17 @@ let package = Package(
             path: "Tests/StoreTestHelper",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "sync-test-helper",
+            dependencies: ["ServiceConfiguration"],
+            path: "Tests/SyncTestHelper",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ServiceConfigurationTests",
             dependencies: [
                 "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper",
-                "SharedTestSupport",
+                "sync-test-helper", "SharedTestSupport",
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

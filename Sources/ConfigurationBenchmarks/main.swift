@@ -4,6 +4,7 @@
 //     swift run -c release config-benchmarks reads     # key reads only
 //     swift run -c release config-benchmarks store     # the override store only
 //     swift run -c release config-benchmarks menu      # the debug menu: start-up, memory, filtering, rendering
+//     swift run -c release config-benchmarks sync      # server values sync on loopback: 304, 5,000-key 200, memory
 //
 // Every figure is the median of several trials in this one process, so ratios compare like with like. Thread
 // scaling alternates one-thread and two-thread trials and reports the median of the per-trial ratios.
@@ -121,14 +122,20 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--menu-startup
     exit(0)
 }
 
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory" {
+    try syncMemoryChild(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store", "menu"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store|menu]")
+guard ["all", "reads", "store", "menu", "sync"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store|menu|sync]")
     exit(2)
 }
 if section == "all" || section == "reads" { try readBenchmarks() }
 if section == "all" || section == "store" { try storeBenchmarks() }
 if section == "all" || section == "menu" { try menuBenchmarks() }
+if section == "all" || section == "sync" { try syncBenchmarks() }
 
 func readBenchmarks() throws {
     let rules = (0..<12).map {

@@ -34,14 +34,19 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("-h") || arguments.contains("--help") {
     say(
         """
-        usage: config-demo [--store FILE] [--poll]
+        usage: config-demo [--store FILE] [--poll] [--server-url URL [--sync-interval SECONDS]]
 
         Reads the demo's keys through ServiceConfiguration and prints a line whenever an effective value
         changes. It shares its override store with config-menu (same default location, or --store FILE, or
         $CONFIG_OVERRIDES_FILE), so changes made in the menu or with `config-menu set` appear here live.
 
-          --store FILE    the override store (default: as config-menu)
-          --poll          notice changes by polling the file every 250 ms instead of inotify
+          --store FILE              the override store (default: as config-menu)
+          --poll                    notice changes by polling the file every 250 ms instead of inotify
+          --server-url URL          sync the server values from URL (a JSON object of key names to
+                                    strings) instead of using the demo's built-in ones; the last
+                                    values are kept in server-snapshot.json beside the store, where
+                                    config-menu shows them
+          --sync-interval SECONDS   sync every SECONDS (default: at start only)
 
         exit codes: 0 stopped normally, 2 usage error, 4 the store cannot be used (a folder, another
                     user's file, ...), 141 standard output was closed
@@ -61,7 +66,7 @@ let url = storePath.map { URL(fileURLWithPath: $0) } ?? FileOverrideStore.defaul
 let store = FileOverrideStore(url: url)
 let catalog = try DemoConfiguration.makeCatalog()
 let service = LiveConfigurationService(
-    serverValues: DemoConfiguration.serverValues,
+    serverValues: DemoServerSync.url(in: arguments) == nil ? DemoConfiguration.serverValues : [:],
     catalog: catalog,
     overrideStore: store,
     watchMode: arguments.contains("--poll") ? .polling(interval: .milliseconds(250)) : .automatic,
@@ -98,6 +103,8 @@ func describe(_ name: String) -> String {
 }
 
 say("config-demo: watching \(url.path) (Ctrl-C stops)")
+// Kept for the life of the program: the sync runs while it is referenced.
+let serverSync = DemoServerSync.start(arguments: arguments, service: service, say: say)
 for line in describeFeatures() { say("  " + line) }
 say("")
 

@@ -41,10 +41,12 @@ struct Invocation {
     /// Options that take a value.
     static let valued: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
+        "--server-url", "--sync-interval",
     ]
     /// Options every command accepts.
     static let global: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
+        "--server-url", "--sync-interval",
     ]
 
     /// Parses `arguments`; `malformed` holds the indices of arguments that were not valid UTF-8.
@@ -176,6 +178,8 @@ enum CommandLineTool {
         case "export": try commands.export()
         case "import": try commands.importProfile()
         case "catalog": try commands.catalog()
+        case "sync": try SyncCommands(invocation: invocation).sync()
+        case "status": try SyncCommands(invocation: invocation).status()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }
     }
@@ -185,6 +189,7 @@ enum CommandLineTool {
         try ConfigurationDebugMenu(
             catalog: context.catalog,
             service: context.service,
+            serverSync: try ServerOptions.menuSync(invocation, service: context.service),
             options: .init(mouse: !invocation.flags.contains("--no-mouse"), label: context.label)
         ).run()
     }
@@ -221,7 +226,9 @@ struct ToolContext {
             defaultServerValues = DemoConfiguration.serverValues
             label = "demo catalog"
         }
-        serverValues = try invocation.options["--server-values"].map(Self.readServerValues) ?? defaultServerValues
+        serverValues =
+            try invocation.options["--server-values"].map(Self.readServerValues)
+            ?? ServerOptions.initialServerValues(invocation) ?? defaultServerValues
         store = FileOverrideStore(url: storeURL)
         service = LiveConfigurationService(
             serverValues: serverValues,

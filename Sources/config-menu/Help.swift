@@ -20,7 +20,7 @@ enum Help {
                     store's limits (key name 1 KiB, value 1 MiB, note 4 KiB, file 8 MiB),
                     4 I/O failure (store, manifest or values file; a store that is a folder, cannot
                     be read, is read-only or whose lock is held over 5 s; output that cannot be
-                    written), 141 standard output was closed by its reader (stops quietly)
+                    written; a failed sync), 141 standard output was closed by its reader (stops quietly)
         """
 
     static let overview = """
@@ -39,10 +39,15 @@ enum Help {
           import FILE [--replace] [--dry-run] [--force] [--json]
                                   read a profile into the store, reporting problems first
           catalog                 print the catalog as a JSON manifest
+          sync [--server-url URL] [--json]
+                                  fetch the server values once and print what changed
+          status [--json]         where server values come from, how current, the last error
           help [COMMAND]          show help
 
         menu options:
           --no-mouse              ignore the mouse
+
+        \(serverOptions)
 
         \(sources)
 
@@ -53,7 +58,9 @@ enum Help {
         `config-menu COMMAND --help` shows a command's help.
         """
 
-    static let commands: [String: String] = [
+    static let commands: [String: String] = baseCommands.merging(syncCommands) { $1 }
+
+    static let baseCommands: [String: String] = [
         "list": """
         usage: config-menu list [SCOPE] [--overridden] [--problems] [--json]
 

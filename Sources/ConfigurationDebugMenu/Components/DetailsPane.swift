@@ -97,6 +97,15 @@ package enum DetailsPane {
         if let rejection = status.rejections.first(where: { $0.source == .server }) {
             server.append(("  ✗ rejected: \(rejection.reason)", theme.problem))
         }
+        if let previous = data.syncChanges[status.name] {
+            let text =
+                previous == nil
+                ? "new in the last sync"
+                : status.serverValue == nil
+                    ? "removed by the last sync; was \(ValueText.quoted(previous))"
+                    : "was \(ValueText.quoted(previous)) before the last sync"
+            server.append(("  ↻ " + text, theme.label))
+        }
         lines.append(server)
         var override: Line = [("Override  ", theme.muted)]
         if let entry = status.override {

@@ -58,6 +58,8 @@ extension HintContext {
         modulePaneShown = state.layout.showsModules
         moduleSelected = state.filters.scope != nil
         searchEverywhere = state.filters.searchEverywhere
+        hasServer = data.showsServerLine
+        hasSyncChanges = (data.server?.changedCount ?? 0) > 0 || state.filters.onlySyncChanged
         if let scope = MenuReducer.scopeToReset(state) {
             moduleHasOverrides = data.scopeOverrideCounts[scope] > 0
         } else {

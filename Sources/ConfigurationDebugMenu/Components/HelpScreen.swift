@@ -24,8 +24,10 @@ package struct HelpScreen: Equatable, Sendable {
                 ("", "✗ the override is not applied: the key rejects it"),
                 ("", "~ stale: the server value changed since the override was set"),
                 ("", "? orphaned: an override for a key this program does not have"),
+                ("", "↻ the last server sync changed its server value (details: the value before)"),
                 ("", "* changed by another process a moment ago"),
                 ("Modules", "the left pane; each module (a scope in code) groups its keys"),
+                ("Server", "the line under the title: where server values come from, fresh / cached / stale, age"),
                 ("Mouse", "click selects, the wheel scrolls (config-menu --no-mouse turns it off)"),
             ]
         }

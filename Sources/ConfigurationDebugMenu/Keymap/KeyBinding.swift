@@ -41,6 +41,10 @@ package struct HintContext: Equatable, Sendable {
     package var moduleSelected = false
     /// Whether the search covers every module.
     package var searchEverywhere = false
+    /// Whether server values have a source the menu can sync.
+    package var hasServer = false
+    /// Whether the last server sync changed any key.
+    package var hasSyncChanges = false
 
     package init() {}
 }

@@ -88,6 +88,13 @@ package enum Keymap {
             [.character("!"), .character("p")], .toggleOnlyProblems,
             "show only keys with problems (rejected, not applied, stale, orphaned)", hint: "problems", priority: 71),
         bind(
+            [.character("c")], .toggleOnlySyncChanged,
+            "show only keys the last server sync changed (marked ↻), or all again",
+            hint: "sync changes", priority: 72, when: { $0.hasSyncChanges }),
+        bind(
+            [.character("s")], .syncNow, "sync server values now (the line under the title shows their status)",
+            hint: "sync", priority: 55, when: { $0.hasServer }),
+        bind(
             [.character("S")], .resetScope, "reset every override of the highlighted module (asks first)",
             hint: "reset module", priority: 60, when: { $0.moduleHasOverrides }),
         bind(

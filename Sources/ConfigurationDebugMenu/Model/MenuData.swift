@@ -20,6 +20,10 @@ package struct MenuData: Equatable, Sendable {
     package var liveReloadProblem: String?
     /// Whether overrides apply in the program's build.
     package var overridesApply: Bool
+    /// Where server values come from and how current they are, when the menu knows a source.
+    package var server: ServerSyncDisplay?
+    /// The previous server value of each key the last server sync changed (`nil`: the key was new).
+    package var syncChanges: [String: String?]
 
     package init(
         table: KeyTable,
@@ -29,7 +33,9 @@ package struct MenuData: Equatable, Sendable {
         storeLocation: String? = nil,
         storeProblem: String? = nil,
         liveReloadProblem: String? = nil,
-        overridesApply: Bool = true
+        overridesApply: Bool = true,
+        server: ServerSyncDisplay? = nil,
+        syncChanges: [String: String?] = [:]
     ) {
         self.table = table
         self.statuses = statuses
@@ -42,6 +48,8 @@ package struct MenuData: Equatable, Sendable {
         self.storeProblem = storeProblem
         self.liveReloadProblem = liveReloadProblem
         self.overridesApply = overridesApply
+        self.server = server
+        self.syncChanges = syncChanges
     }
 
     /// Equal when built on the same table with equal statuses, orphans and labels.
@@ -49,6 +57,7 @@ package struct MenuData: Equatable, Sendable {
         lhs.table === rhs.table && lhs.statuses == rhs.statuses && lhs.orphans == rhs.orphans
             && lhs.label == rhs.label && lhs.storeLocation == rhs.storeLocation && lhs.storeProblem == rhs.storeProblem
             && lhs.liveReloadProblem == rhs.liveReloadProblem && lhs.overridesApply == rhs.overridesApply
+            && lhs.server == rhs.server && lhs.syncChanges == rhs.syncChanges
     }
 
     /// Whether a key has an override stored: applied, rejected by the key, or kept by the store unapplied.
@@ -62,6 +71,9 @@ package struct MenuData: Equatable, Sendable {
         scopeOverrideCounts[scope] += (Self.hasOverride(status) ? 1 : 0) - (Self.hasOverride(statuses[index]) ? 1 : 0)
         statuses[index] = status
     }
+
+    /// Whether the server line is shown (a source of server values is known).
+    package var showsServerLine: Bool { server?.isShown ?? false }
 
     /// How many keys have an override (valid or not), plus orphaned overrides.
     package var overrideCount: Int { scopeOverrideCounts.reduce(0, +) + orphans.count }

@@ -38,6 +38,8 @@ package enum MenuAction: Equatable, Sendable {
     case clearFilters
     /// While typing a filter: search every module, or only the selected one again.
     case toggleSearchEverywhere
+    /// Show only keys whose server value the last server sync changed, or all again.
+    case toggleOnlySyncChanged
     /// Show or hide the module pane.
     case toggleModulePane
 
@@ -56,6 +58,8 @@ package enum MenuAction: Equatable, Sendable {
     case resetAll
     /// Undo the last change.
     case undo
+    /// Sync the server values now.
+    case syncNow
 
     // Editors
     /// Insert text at the caret (one typed character, or a whole paste).
@@ -112,6 +116,8 @@ package enum MenuAction: Equatable, Sendable {
     case externalEditFinished(key: Int, text: String)
     /// `$EDITOR` could not be run.
     case externalEditFailed(String)
+    /// A sync asked for with ``syncNow`` finished.
+    case syncFinished(ServerSyncOutcome)
 
     /// How the caret moves.
     package enum CaretMove: Equatable, Sendable {
@@ -138,11 +144,16 @@ package struct MenuDataUpdate: Equatable, Sendable {
     package var changedElsewhere: Set<String>
     /// When the update was taken, in seconds on a monotonic clock.
     package var time: Double
+    /// The server values' new status, if it changed.
+    package var server: ServerSyncDisplay?
+    /// The previous server value of each key the last sync changed, if that changed (`nil`: unchanged).
+    package var syncChanges: [String: String?]?
 
     /// Creates an update.
     package init(
         statuses: [Int: ConfigurationKeyStatus], orphans: [ConfigurationKeyStatus], storeProblem: String?,
-        liveReloadProblem: String? = nil, changedElsewhere: Set<String> = [], time: Double = 0
+        liveReloadProblem: String? = nil, changedElsewhere: Set<String> = [], time: Double = 0,
+        server: ServerSyncDisplay? = nil, syncChanges: [String: String?]? = nil
     ) {
         self.statuses = statuses
         self.orphans = orphans
@@ -150,6 +161,8 @@ package struct MenuDataUpdate: Equatable, Sendable {
         self.liveReloadProblem = liveReloadProblem
         self.changedElsewhere = changedElsewhere
         self.time = time
+        self.server = server
+        self.syncChanges = syncChanges
     }
 }
 
@@ -163,6 +176,8 @@ package enum MenuEffect: Equatable, Sendable {
     case undo(UndoStep)
     /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
     case openExternalEditor(key: Int, text: String)
+    /// Sync the server values (in the background), then report ``MenuAction/syncFinished(_:)``.
+    case syncServerValues
     /// Leave the menu.
     case quit
 }

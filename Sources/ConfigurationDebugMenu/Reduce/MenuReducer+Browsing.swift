@@ -39,6 +39,14 @@ extension MenuReducer {
             state.inform(
                 state.filters.onlyProblems
                     ? "Showing only keys with problems (rejected, stale, orphaned)" : "Showing every key")
+        case .toggleOnlySyncChanged:
+            state.filters.onlySyncChanged.toggle()
+            state.refreshList()
+            state.inform(
+                state.filters.onlySyncChanged
+                    ? "Showing only keys the last server sync changed (↻)" : "Showing every key")
+        case .syncNow:
+            return syncNow(&state)
         case .clearFilters:
             guard state.filters.isActive else { break }
             state.filters = KeyFilters()

@@ -44,7 +44,11 @@ package enum MenuReducer {
             }
             return [.quit]
         case .tick(let now):
+            state.clock = now
             state.changedElsewhere = state.changedElsewhere.filter { now - $0.value < changeMarkSeconds }
+            return []
+        case .syncFinished(let outcome):
+            finishSync(&state, outcome)
             return []
         default:
             break
@@ -288,60 +292,5 @@ package enum MenuReducer {
             break
         }
         return []
-    }
-
-    // MARK: Refreshing
-
-    /// How long a change made elsewhere stays marked in the list.
-    static let changeMarkSeconds = 5.0
-
-    private static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
-        // A change counts as made elsewhere only if it changes what the menu shows: a late notice of this menu's own
-        // save (a watcher reading the file back) changes nothing.
-        var visiblyChanged: Set<String> = []
-        for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
-            if state.data.statuses[index] != status { visiblyChanged.insert(status.name) }
-            state.data.setStatus(status, at: index)
-        }
-        let oldOrphans = Dictionary(state.data.orphans.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let newOrphans = Dictionary(update.orphans.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for name in Set(oldOrphans.keys).union(newOrphans.keys) where oldOrphans[name] != newOrphans[name] {
-            visiblyChanged.insert(name)
-        }
-        state.data.orphans = update.orphans
-        state.data.storeProblem = update.storeProblem
-        state.data.liveReloadProblem = update.liveReloadProblem
-        state.refreshList()
-        let elsewhere = update.changedElsewhere.intersection(visiblyChanged)
-        guard !elsewhere.isEmpty else { return }
-        for name in elsewhere { state.changedElsewhere[name] = update.time }
-        let shown = elsewhere.sorted()
-        if shown.count == 1, let index = state.data.table.index(of: shown[0]) {
-            state.inform("Changed elsewhere: \(shown[0]) = \(state.data.statuses[index].value ?? "—")")
-        } else {
-            state.inform("Changed elsewhere: \(shown.count == 1 ? shown[0] : "\(shown.count) keys")")
-        }
-        // An editor open on a key that changed underneath says so, and saving asks first.
-        switch state.mode {
-        case .editing(var editor):
-            if let theirs = changedValue(state, editor.key, update) {
-                editor.changedElsewhere = theirs
-                state.mode = .editing(editor)
-            }
-        case .editingJSON(var editor):
-            if let theirs = changedValue(state, editor.key, update) {
-                editor.changedElsewhere = theirs
-                state.mode = .editingJSON(editor)
-            }
-        default:
-            break
-        }
-    }
-
-    /// The new value of `key` if another process changed it in `update`.
-    private static func changedValue(_ state: MenuState, _ key: Int, _ update: MenuDataUpdate) -> String? {
-        let name = state.data.table.keys[key].descriptor.name
-        guard state.changedElsewhere[name] == update.time else { return nil }
-        return state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
     }
 }

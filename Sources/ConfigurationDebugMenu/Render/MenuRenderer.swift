@@ -48,6 +48,9 @@ package struct MenuRenderer: Sendable {
         var listActive = state.focus == .keys && state.mode == .browsing
         if case .filtering = state.mode { listActive = true }
         TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, theme: theme)
+        if layout.showsServerLine, let server = state.data.server {
+            ServerLine.draw(into: &grid, in: layout.serverLine, display: server, clock: state.clock, theme: theme)
+        }
         if layout.showsModules {
             state.modules.draw(
                 into: &grid, in: layout.modules, data: state.data, selected: ModulePane.index(of: state.filters.scope),

@@ -35,14 +35,23 @@ public final class ConfigurationDebugMenu {
     private let options: Options
 
     /// Creates a menu for `catalog`, changing values through `service` (and its override store, whose metadata,
-    /// problems and location the menu shows).
+    /// problems and location the menu shows). With `serverSync` (your program's ``ServerValuesSync``), a line under the title
+    /// shows where server values come from, their status and age; keys the last sync changed are marked `↻` (the
+    /// details show the previous value, `c` lists only them), and `s` syncs now.
+    ///
+    /// ```swift
+    /// let sync = ServerValuesSync.start(url: serverURL, service: service, interval: .seconds(300))
+    /// try ConfigurationDebugMenu(catalog: catalog, service: service, serverSync: sync).run()
+    /// ```
     public init(
         catalog: ConfigurationCatalog,
         service: any ConfigurationService,
+        serverSync: (any ServerValuesSyncing)? = nil,
         options: Options = Options()
     ) {
         service.register(catalog)
-        source = MenuDataSource(table: KeyTable(catalog: catalog), service: service)
+        source = MenuDataSource(
+            table: KeyTable(catalog: catalog), service: service, serverSync: serverSync)
         self.options = options
     }
 

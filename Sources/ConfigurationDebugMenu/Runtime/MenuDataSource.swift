@@ -1,14 +1,25 @@
 import Foundation
 package import ServiceConfiguration
 
-/// Reads what the menu shows from the service and its override store, and collects the keys that changed since
-/// the last look (from the service's notifications, the store's, and the menu's own writes).
+/// Reads what the menu shows from the service, its override store and (when known) the source of server values,
+/// and collects the keys that changed since the last look (from the service's notifications, the store's, the
+/// server status, and the menu's own writes).
 final class MenuDataSource: Sendable {
     let table: KeyTable
     let service: any ConfigurationService
+    /// Where server values come from, if the menu knows.
+    let serverSync: (any ServerValuesSyncing)?
     private let pending = Locked<Set<String>>([])
     /// Keys the menu itself changed since the last update; every other change came from elsewhere.
     private let own = Locked<Set<String>>([])
+    /// Keys to show again without counting as changed: those a new last server change marks or unmarks.
+    private let remarked = Locked<Set<String>>([])
+    /// The server status last observed, to find the keys a new status marks or unmarks.
+    private let observedServer = Locked<ServerSyncStatus?>(nil)
+    /// The server status the menu last showed.
+    private let shownServer = Locked<ServerSyncStatus?>(nil)
+    /// The outcomes of syncs asked for in the menu, not yet shown.
+    private let syncOutcomes = Locked<[ServerSyncOutcome]>([])
     /// The store problems the menu last showed, so new ones are shown even if no key's value changed.
     private let shownProblems = Locked<StoreProblems?>(nil)
     private let observations: [ConfigurationObservation]
@@ -26,21 +37,46 @@ final class MenuDataSource: Sendable {
         }
     }
 
-    init(table: KeyTable, service: any ConfigurationService) {
+    init(table: KeyTable, service: any ConfigurationService, serverSync: (any ServerValuesSyncing)? = nil) {
         self.table = table
         self.service = service
+        self.serverSync = serverSync
         let pending = self.pending
-        observations = [
+        var observations = [
             service.observe { names in pending.withLock { $0.formUnion(names) } },
             service.overrideStore.observe { change in pending.withLock { $0.formUnion(change.changedKeys) } },
         ]
+        if let serverSync {
+            let observedServer = self.observedServer
+            let remarked = self.remarked
+            observations.append(
+                serverSync.observeStatus { status in
+                    // When the last change is a new one, the keys it marks (before and now) are shown again: an
+                    // overridden key's server value can change without its effective value changing.
+                    let marked = observedServer.withLock { previous -> Set<String> in
+                        defer { previous = status }
+                        guard previous?.lastChange != status.lastChange else { return [] }
+                        return (previous?.lastChange?.keys ?? []).union(status.lastChange?.keys ?? [])
+                    }
+                    if !marked.isEmpty { remarked.withLock { $0.formUnion(marked) } }
+                })
+        }
+        self.observations = observations
     }
 
     /// Everything, for the first frame.
     func initialData(label: String) -> MenuData {
         pending.withLock { $0.removeAll() }
+        remarked.withLock { $0.removeAll() }
         shownProblems.withLock { $0 = StoreProblems(service.overrideStore) }
-        return MenuData(table: table, service: service, label: label)
+        var data = MenuData(table: table, service: service, label: label, syncChanges: syncChanges)
+        if let serverSync {
+            let status = serverSync.status
+            observedServer.withLock { $0 = status }
+            shownServer.withLock { $0 = status }
+            data.server = display(status)
+        }
+        return data
     }
 
     /// Marks keys as changed by the menu itself (after its own write, whose effect may not change any effective
@@ -49,6 +85,34 @@ final class MenuDataSource: Sendable {
         let names = Set(names)
         pending.withLock { $0.formUnion(names) }
         own.withLock { $0.formUnion(names) }
+    }
+
+    /// The previous server value of each key the last server sync changed.
+    private var syncChanges: [String: String?] { serverSync?.status.lastChange?.previousValues ?? [:] }
+
+    /// The status as the menu shows it, with the last sync placed on the loop's clock.
+    private func display(_ status: ServerSyncStatus) -> ServerSyncDisplay {
+        ServerSyncDisplay(
+            status: status, clock: ProcessInfo.processInfo.systemUptime, date: Date(),
+            followsSnapshot: !(serverSync is ServerValuesSync))
+    }
+
+    /// Runs a sync in the background; its outcome comes back through ``takeSyncOutcomes()``.
+    func startSync() {
+        guard let serverSync else { return }
+        let outcomes = syncOutcomes
+        Task {
+            let outcome = await serverSync.sync()
+            outcomes.withLock { $0.append(outcome) }
+        }
+    }
+
+    /// The outcomes of finished syncs not yet shown.
+    func takeSyncOutcomes() -> [ServerSyncOutcome] {
+        syncOutcomes.withLock { outcomes in
+            defer { outcomes.removeAll() }
+            return outcomes
+        }
     }
 
     /// The statuses of the keys that changed since the last call, or `nil` if nothing did.
@@ -61,6 +125,10 @@ final class MenuDataSource: Sendable {
             defer { own.removeAll() }
             return own
         }
+        let shownAgain = remarked.withLock { remarked -> Set<String> in
+            defer { remarked.removeAll() }
+            return remarked
+        }
         let problems = StoreProblems(service.overrideStore)
         let previous = shownProblems.withLock { shown in
             defer { shown = problems }
@@ -69,24 +137,34 @@ final class MenuDataSource: Sendable {
         if let previous, previous.entries != problems.entries {
             names.formUnion(Set(previous.entries.map(\.key)).symmetricDifference(problems.entries.map(\.key)))
         }
-        guard !names.isEmpty || previous != problems else { return nil }
+        let server = serverSync.flatMap { serverSync -> ServerSyncDisplay? in
+            let current = serverSync.status
+            let changed = shownServer.withLock { shown -> Bool in
+                defer { shown = current }
+                return shown != current
+            }
+            return changed ? display(current) : nil
+        }
+        guard !names.isEmpty || !shownAgain.isEmpty || previous != problems || server != nil else { return nil }
         let snapshot = ConfigurationStatusSnapshot(service: service)
         var statuses: [Int: ConfigurationKeyStatus] = [:]
-        for name in names {
+        for name in names.union(shownAgain) {
             guard let index = table.index(of: name) else { continue }
             statuses[index] = snapshot.status(of: table.keys[index].descriptor)
         }
         return MenuDataUpdate(
             statuses: statuses, orphans: snapshot.orphans { table.index(of: $0) != nil },
-            storeProblem: problems.lastError,
-            liveReloadProblem: problems.liveReload, changedElsewhere: names.subtracting(mine),
-            time: ProcessInfo.processInfo.systemUptime)
+            storeProblem: problems.lastError, liveReloadProblem: problems.liveReload,
+            changedElsewhere: names.subtracting(mine), time: ProcessInfo.processInfo.systemUptime, server: server,
+            syncChanges: server == nil && shownAgain.isEmpty ? nil : syncChanges)
     }
 }
 
 extension MenuData {
     /// Everything the menu shows about `table`'s keys, read from `service` and its override store at one moment.
-    package init(table: KeyTable, service: any ConfigurationService, label: String) {
+    package init(
+        table: KeyTable, service: any ConfigurationService, label: String, syncChanges: [String: String?] = [:]
+    ) {
         let snapshot = ConfigurationStatusSnapshot(service: service)
         let store = service.overrideStore
         self.init(
@@ -97,7 +175,8 @@ extension MenuData {
             storeLocation: store.location,
             storeProblem: store.lastError?.description,
             liveReloadProblem: store.liveReloadProblem,
-            overridesApply: service.overridesApply
+            overridesApply: service.overridesApply,
+            syncChanges: syncChanges
         )
     }
 }

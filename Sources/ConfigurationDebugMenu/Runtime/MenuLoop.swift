@@ -24,14 +24,23 @@ struct MenuLoop {
             }
             var changed = !events.isEmpty
             if !handle(events, on: &state) { return }
-            if !state.changedElsewhere.isEmpty {
+            if !state.changedElsewhere.isEmpty || state.data.showsServerLine {
                 let marks = state.changedElsewhere
+                let line = state.data.server.map { ServerLine.text($0, clock: state.clock) }
                 _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
-                changed = changed || marks != state.changedElsewhere
+                changed =
+                    changed || marks != state.changedElsewhere
+                    || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
             }
             if let update = source.takeUpdate() {
                 changed = true
                 if !perform([.refreshed(update)], on: &state) { return }
+            }
+            // After the refresh, so a sync asked for here reports its own outcome (its values are applied first).
+            let outcomes = source.takeSyncOutcomes()
+            if !outcomes.isEmpty {
+                changed = true
+                if !perform(outcomes.map { .syncFinished($0) }, on: &state) { return }
             }
             if changed { terminal.draw(renderer.render(state)) }
         }
@@ -81,6 +90,8 @@ struct MenuLoop {
                 case .undo(let step):
                     queue.append(restore(step))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .syncServerValues:
+                    source.startSync()
                 case .openExternalEditor(let key, let text):
                     queue.append(
                         ExternalEditor(terminal: terminal).edit(

@@ -12,12 +12,15 @@ package struct MenuLayout: Equatable, Sendable {
     package let height: Int
     /// Whether the module pane is shown (it is hidden on narrow screens until asked for).
     package let showsModules: Bool
+    /// Whether the server line is shown under the title bar.
+    package let showsServerLine: Bool
 
     /// Creates the layout for a screen.
-    package init(width: Int, height: Int, showsModules: Bool = true) {
+    package init(width: Int, height: Int, showsModules: Bool = true, showsServerLine: Bool = false) {
         self.width = width
         self.height = height
         self.showsModules = showsModules
+        self.showsServerLine = showsServerLine
     }
 
     /// The narrowest screen that shows the module pane without being asked.
@@ -32,8 +35,10 @@ package struct MenuLayout: Equatable, Sendable {
     package var titleBar: Rect { screen.row(0) }
     /// The footer: hints, the filter prompt or a status message, on the last row.
     package var footer: Rect { screen.row(height - 1) }
-    /// Everything between the title bar and the footer.
-    package var body: Rect { screen.inset(top: 1, bottom: 1) }
+    /// The server line, under the title bar (empty when it is not shown).
+    package var serverLine: Rect { showsServerLine ? screen.row(1) : screen.row(1).inset(bottom: 1) }
+    /// Everything between the title bar (and the server line) and the footer.
+    package var body: Rect { screen.inset(top: showsServerLine ? 2 : 1, bottom: 1) }
 
     /// The details box's height (borders included).
     package var detailsHeight: Int { height >= 34 ? 10 : height >= 24 ? 8 : 6 }

@@ -56,6 +56,8 @@ package struct MenuState: Equatable, Sendable {
     /// Keys (by name) that another process changed recently, with the time it was noticed (seconds on a monotonic
     /// clock); the list marks them for a few seconds.
     package var changedElsewhere: [String: Double] = [:]
+    /// The time of the last tick or refresh (seconds on a monotonic clock): the server line's age counts from it.
+    package var clock: Double = 0
 
     /// Creates the state for a screen size; the rows are computed at once.
     package init(data: MenuData, width: Int, height: Int) {
@@ -70,7 +72,8 @@ package struct MenuState: Equatable, Sendable {
     package var layout: MenuLayout {
         MenuLayout(
             width: width, height: height,
-            showsModules: focus == .modules || (modulePaneShown ?? (width >= MenuLayout.modulePaneWidth)))
+            showsModules: focus == .modules || (modulePaneShown ?? (width >= MenuLayout.modulePaneWidth)),
+            showsServerLine: data.showsServerLine)
     }
 
     /// The key list's rows on screen.
@@ -135,6 +138,8 @@ package struct KeyFilters: Equatable, Sendable {
     package var onlyProblems = false
     /// Search every module, whatever module is selected.
     package var searchEverywhere = false
+    /// Show only keys whose server value the last server sync changed.
+    package var onlySyncChanged = false
 
     package init(scope: Int? = nil, query: String = "", onlyOverridden: Bool = false, onlyProblems: Bool = false) {
         self.scope = scope
@@ -144,7 +149,7 @@ package struct KeyFilters: Equatable, Sendable {
     }
 
     /// Whether any filter is on.
-    package var isActive: Bool { scope != nil || !query.isEmpty || onlyOverridden || onlyProblems }
+    package var isActive: Bool { scope != nil || !query.isEmpty || onlyOverridden || onlyProblems || onlySyncChanged }
 
     /// The module the list is restricted to: the selected one, unless a search covers every module.
     package var effectiveScope: Int? { searchEverywhere && !query.isEmpty ? nil : scope }

@@ -87,7 +87,9 @@ extension KeyList {
                         headings ? data.table.shortName(of: key) : descriptor.name, to: columns.name),
                     value: valueText(key, data: data, query: filters.query),
                     source: status.source.description,
-                    flags: Self.flags(status, changed: changedElsewhere[descriptor.name] != nil)
+                    flags: Self.flags(
+                        status, syncChanged: data.syncChanges[descriptor.name] != nil,
+                        changed: changedElsewhere[descriptor.name] != nil)
                 )
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
@@ -134,12 +136,14 @@ extension KeyList {
     }
 
     /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied,
-    /// `~` the override is stale, `*` changed elsewhere moments ago.
-    static func flags(_ status: ConfigurationKeyStatus, changed: Bool) -> String {
+    /// `~` the override is stale, `↻` the last server sync changed its server value, `*` changed elsewhere moments
+    /// ago.
+    static func flags(_ status: ConfigurationKeyStatus, syncChanged: Bool, changed: Bool) -> String {
         var flags = ""
         if status.isServerValueRejected { flags += "!" }
         if status.isOverrideNotApplied { flags += "✗" }
         if status.isStale { flags += "~" }
+        if syncChanged { flags += "↻" }
         if changed { flags += "*" }
         return flags
     }
@@ -156,6 +160,7 @@ extension KeyList {
         if !filters.query.isEmpty { parts.append("text \"\(filters.query)\"") }
         if filters.onlyOverridden { parts.append("overridden only") }
         if filters.onlyProblems { parts.append("problems only") }
+        if filters.onlySyncChanged { parts.append("changed by the last sync") }
         let end = grid.write(" Filters: ", in: row, style: theme.muted)
         let rest = row.inset(left: end - row.x)
         let clear = "  Esc clears all "

@@ -8,6 +8,7 @@ extension KeyList {
         func passes(_ key: Int) -> Bool {
             (!filters.onlyOverridden || statuses[key].override != nil)
                 && (!filters.onlyProblems || statuses[key].hasProblem)
+                && (!filters.onlySyncChanged || data.syncChanges[table.keys[key].descriptor.name] != nil)
         }
         let matcher = FuzzyMatcher(query: filters.query)
         var rows: [Row] = []

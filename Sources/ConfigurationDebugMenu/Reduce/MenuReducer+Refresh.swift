@@ -1,0 +1,73 @@
+import ServiceConfiguration
+
+extension MenuReducer {
+    // MARK: Refreshing
+
+    /// How long a change made elsewhere stays marked in the list.
+    static let changeMarkSeconds = 5.0
+
+    /// Applies refreshed statuses, orphans, the store problem and the server status, and marks changes made
+    /// elsewhere.
+    static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
+        var update = update
+        update.changedElsewhere = visiblyChanged(update, in: state)
+        for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
+            state.data.setStatus(status, at: index)
+        }
+        state.data.orphans = update.orphans
+        state.data.storeProblem = update.storeProblem
+        state.data.liveReloadProblem = update.liveReloadProblem
+        if let syncChanges = update.syncChanges { state.data.syncChanges = syncChanges }
+        state.clock = max(state.clock, update.time)
+        if let server = update.server {
+            let showed = state.data.showsServerLine
+            state.data.server = server
+            // The line takes a row from the list when it appears: keep the selection in view.
+            if showed != state.data.showsServerLine { state.list.keepVisible(visibleRows: state.visibleKeyRows) }
+        }
+        state.refreshList()
+        guard !update.changedElsewhere.isEmpty else { return }
+        for name in update.changedElsewhere { state.changedElsewhere[name] = update.time }
+        let shown = update.changedElsewhere.sorted()
+        if shown.count == 1, let index = state.data.table.index(of: shown[0]) {
+            state.inform("Changed elsewhere: \(shown[0]) = \(state.data.statuses[index].value ?? "—")")
+        } else {
+            state.inform("Changed elsewhere: \(shown.count == 1 ? shown[0] : "\(shown.count) keys")")
+        }
+        // An editor open on a key that changed underneath says so, and saving asks first.
+        switch state.mode {
+        case .editing(var editor):
+            if let theirs = changedValue(state, editor.key, update) {
+                editor.changedElsewhere = theirs
+                state.mode = .editing(editor)
+            }
+        case .editingJSON(var editor):
+            if let theirs = changedValue(state, editor.key, update) {
+                editor.changedElsewhere = theirs
+                state.mode = .editingJSON(editor)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The keys of `update.changedElsewhere` whose change shows: their status (or orphaned override) differs from
+    /// what the menu shows. A late notice of the menu's own save (a watcher reading the file back) changes none of
+    /// them and is not reported as a change made elsewhere.
+    static func visiblyChanged(_ update: MenuDataUpdate, in state: MenuState) -> Set<String> {
+        let orphans = Dictionary(state.data.orphans.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newOrphans = Dictionary(update.orphans.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return update.changedElsewhere.filter { name in
+            guard let index = state.data.table.index(of: name) else { return orphans[name] != newOrphans[name] }
+            guard let new = update.statuses[index], state.data.statuses.indices.contains(index) else { return false }
+            return state.data.statuses[index] != new
+        }
+    }
+
+    /// The new value of `key` if another process changed it in `update`.
+    private static func changedValue(_ state: MenuState, _ key: Int, _ update: MenuDataUpdate) -> String? {
+        let name = state.data.table.keys[key].descriptor.name
+        guard update.changedElsewhere.contains(name) else { return nil }
+        return state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
+    }
+}

@@ -1,0 +1,27 @@
+package import Foundation
+
+/// Picks the source for a `--server-url`: the URL's scheme decides (`http`/`https` today; `etcd` is where an etcd
+/// source plugs in).
+package enum ServerValuesSources {
+    /// The schemes ``source(for:timeout:)`` knows.
+    package static let schemes = ["http", "https"]
+
+    /// A source for `url`, or why there is none.
+    package static func source(for url: URL, timeout: Duration = .seconds(30)) throws(ServerSyncError)
+        -> any ServerValuesSource
+    {
+        switch url.scheme?.lowercased() {
+        case "http", "https":
+            guard url.host != nil else {
+                throw ServerSyncError(kind: .notConfigured, reason: "\(url.absoluteString) has no host")
+            }
+            return HTTPServerValuesSource(url: url, timeout: timeout)
+        default:
+            throw ServerSyncError(
+                kind: .notConfigured,
+                reason:
+                    "unsupported server URL \(url.absoluteString); expected \(schemes.joined(separator: " or ")):// "
+                    + "(for example http://127.0.0.1:8000/values.json)")
+        }
+    }
+}

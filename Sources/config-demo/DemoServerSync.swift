@@ -1,0 +1,91 @@
+import Foundation
+import ServiceConfiguration
+
+/// `--server-url URL [--sync-interval SECONDS]`: the demo syncs its server values from a real server, persists
+/// them beside its override store (where `config-menu` reads them), and says when their status changes.
+enum DemoServerSync {
+    /// The value after `option`, if the option is given; exits with a usage error when the value is missing.
+    static func value(of option: String, in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: option) else { return nil }
+        guard index + 1 < arguments.count else { usage("\(option) needs a value") }
+        return arguments[index + 1]
+    }
+
+    static func usage(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("config-demo: \(message) (see config-demo --help)\n".utf8))
+        exit(2)
+    }
+
+    /// The server URL given, if any (checked).
+    static func url(in arguments: [String]) -> URL? {
+        guard let text = value(of: "--server-url", in: arguments) else {
+            if value(of: "--sync-interval", in: arguments) != nil { usage("--sync-interval needs --server-url") }
+            return nil
+        }
+        guard let url = URL(string: text), url.scheme != nil else {
+            usage("--server-url needs a URL such as http://127.0.0.1:8000/values.json, got \"\(text)\"")
+        }
+        return url
+    }
+
+    /// Starts syncing `service` from `--server-url`, if given; `say` prints a line.
+    static func start(
+        arguments: [String], service: LiveConfigurationService, say: @escaping @Sendable (String) -> Void
+    ) -> (sync: ServerValuesSync, observation: ConfigurationObservation)? {
+        guard let url = url(in: arguments) else { return nil }
+        var interval: Duration?
+        if let text = value(of: "--sync-interval", in: arguments) {
+            guard let seconds = Double(text), seconds >= 0.1, seconds <= 86_400 else {
+                usage("--sync-interval needs a number of seconds from 0.1 to 86400, got \"\(text)\"")
+            }
+            interval = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        let source: any ServerValuesSource
+        do {
+            source = try ServerValuesSources.source(for: url)
+        } catch {
+            usage("--server-url: \(error.reason)")
+        }
+        let sync = ServerValuesSync(source: source, service: service, snapshot: .besideStore, interval: interval)
+        let every =
+            interval.map { interval -> String in
+                let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+                return seconds == seconds.rounded() ? " every \(Int(seconds)) s" : " every \(seconds) s"
+            } ?? " at start"
+        say(
+            "config-demo: server values from \(VisibleText.escaped(source.location))\(every); snapshot "
+                + VisibleText.escaped(sync.snapshotURL?.path ?? "none") + "; " + describe(sync.status))
+        let last = Locked<(state: String, change: Date?)>((describe(sync.status), sync.status.lastChange?.at))
+        let observation = sync.observeStatus { status in
+            let text = describe(status)
+            let (stateChanged, changed) = last.withLock { last -> (Bool, Bool) in
+                defer { last = (text, status.lastChange?.at) }
+                return (last.state != text, status.lastChange?.at != last.change)
+            }
+            if stateChanged { say("\(clock()) server: \(text)") }
+            if changed, let count = status.lastChange?.previousValues.count {
+                say("\(clock()) server: \(keys(count)) changed in this sync")
+            }
+        }
+        sync.start()
+        return (sync, observation)
+    }
+
+    /// The status in words, without the ever-changing time of a fresh sync.
+    static func describe(_ status: ServerSyncStatus) -> String {
+        switch status.state {
+        case .waiting: "waiting for the first sync"
+        case .fresh: "fresh (\(keys(status.keyCount)))"
+        case .cached(let since): "cached values from \(Timestamp.format(since)) (\(keys(status.keyCount)))"
+        case .stale(_, let reason): "stale: \(VisibleText.escaped(reason)); the last good values stay"
+        case .error(let reason): "error: \(VisibleText.escaped(reason))"
+        }
+    }
+
+    static func keys(_ count: Int) -> String { count == 1 ? "1 key" : "\(count) keys" }
+
+    static func clock() -> String {
+        let text = Timestamp.format(Date())
+        return String(text.dropFirst(11).prefix(8))
+    }
+}

@@ -1,0 +1,86 @@
+import ConfigurationDebugMenu
+import DemoConfiguration
+import Foundation
+import ServiceConfiguration
+
+/// `--server-url URL` and `--sync-interval SECONDS`: where server values come from, for the menu and the commands.
+///
+/// Without `--server-url` (and without `--server-values FILE`) the tools show the server values a running program
+/// persisted in `server-snapshot.json` beside the override store, live.
+enum ServerOptions {
+    /// The server URL given, checked: a scheme a source exists for and a host.
+    static func serverURL(_ invocation: Invocation) throws -> URL? {
+        guard let text = invocation.options["--server-url"] else { return nil }
+        if invocation.options["--server-values"] != nil {
+            throw ToolError.usage("--server-url and --server-values are alternatives: give one")
+        }
+        guard let url = URL(string: text), url.scheme != nil else {
+            throw ToolError.usage("--server-url needs a URL such as http://127.0.0.1:8000/values.json, got \"\(text)\"")
+        }
+        do {
+            _ = try ServerValuesSources.source(for: url)
+        } catch {
+            throw ToolError.usage("--server-url: \(error.reason)")
+        }
+        return url
+    }
+
+    /// The sync interval given, checked; a usage error without `--server-url`.
+    static func interval(_ invocation: Invocation) throws -> Duration? {
+        guard let text = invocation.options["--sync-interval"] else { return nil }
+        guard invocation.options["--server-url"] != nil else {
+            throw ToolError.usage("--sync-interval needs --server-url")
+        }
+        guard let seconds = Double(text), seconds >= 0.1, seconds <= 86_400 else {
+            throw ToolError.usage("--sync-interval needs a number of seconds from 0.1 to 86400, got \"\(text)\"")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// `server-snapshot.json` beside the store the options select.
+    static func snapshotURL(_ invocation: Invocation) throws -> URL {
+        ServerSnapshotLocation.url(besideStoreAt: try ToolContext.storeURL(invocation))
+    }
+
+    /// The server values a tool starts from: none with `--server-url` (the sync brings them), the snapshot's
+    /// when a program persisted one, else `nil` (the caller's default).
+    static func initialServerValues(_ invocation: Invocation) throws -> [String: String]? {
+        _ = try interval(invocation)
+        if try serverURL(invocation) != nil { return [:] }
+        return ServerSnapshotFollower(snapshotURL: try snapshotURL(invocation), service: nil).values
+    }
+
+    /// What the menu shows in its server line: a sync of `--server-url` (started), or the program's snapshot
+    /// (followed live); `nil` with `--server-values FILE`.
+    static func menuSync(_ invocation: Invocation, service: LiveConfigurationService) throws -> (
+        any ServerValuesSyncing
+    )? {
+        if let url = try serverURL(invocation) {
+            let sync = ServerValuesSync(
+                source: try ServerValuesSources.source(for: url), service: service,
+                snapshotURL: try snapshotURL(invocation),
+                interval: try interval(invocation), environment: .live)
+            sync.start()
+            return sync
+        }
+        _ = try interval(invocation)
+        guard invocation.options["--server-values"] == nil else { return nil }
+        let follower = ServerSnapshotFollower(snapshotURL: try snapshotURL(invocation), service: service)
+        follower.startWatching()
+        return follower
+    }
+}
+
+/// Runs `body` to completion from synchronous code (the command-line tool's main thread is not part of the
+/// concurrency pool, so waiting here blocks nothing the task needs).
+func runBlocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+    let result = Locked<Result?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = await body()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return result.withLock { $0! }
+}

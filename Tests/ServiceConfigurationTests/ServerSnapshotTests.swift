@@ -1,0 +1,218 @@
+import Foundation
+import ServiceConfiguration
+import SharedTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The persisted snapshot: its format, crashes while it is written, hostile files, and following it from another
+/// process's point of view.
+@Suite("Server values snapshot: format, kill -9, hostile files, following", .serialized)
+struct ServerSnapshotTests {
+    typealias F = SyncFixture
+
+    @Test("the snapshot file: format, version, status, validators, last change, values; unknown fields tolerated")
+    func format() async throws {
+        let server = try FixtureHTTPServer(values: [F.flag: "Y", "tab\tkey": "line\nbreak \u{1B}[31m"])
+        let folder = TemporaryFolder()
+        let sync = F.sync(server.url(), service: nil, snapshot: F.snapshotURL(in: folder))
+        _ = await sync.sync()
+        let text = try String(contentsOf: F.snapshotURL(in: folder), encoding: .utf8)
+        #expect(text.hasPrefix("{\n  \"format\": \"service-configuration-server-snapshot\",\n  \"version\": 1,\n"))
+        #expect(text.contains("\"status\": \"fresh\""))
+        #expect(text.contains("\"etag\": \"\\\""))
+        #expect(text.contains(#""tab\tkey": "line\nbreak \u001b[31m""#))
+        #expect(text.hasSuffix("  }\n}\n"))
+
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        object["addedByALaterVersion"] = ["anything": 1]
+        let extended = try JSONSerialization.data(withJSONObject: object)
+        let parsed = try ServerValuesSnapshot(parsing: [UInt8](extended))
+        #expect(parsed.values == [F.flag: "Y", "tab\tkey": "line\nbreak \u{1B}[31m"])
+        #expect(parsed.status.validators == sync.status.validators)
+
+        object["version"] = 2
+        let newer = try JSONSerialization.data(withJSONObject: object)
+        #expect(throws: ServerValuesSnapshot.FormatError.self) { try ServerValuesSnapshot(parsing: [UInt8](newer)) }
+    }
+
+    @Test("kill -9 while the snapshot is written leaves the old or the new snapshot, never a broken one")
+    func killedWhileWriting() async throws {
+        let server = try FixtureHTTPServer()
+        let folder = TemporaryFolder()
+        let snapshot = F.snapshotURL(in: folder)
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        var checked = 0
+        for round in 0..<10 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
+            process.arguments = [
+                "hammer", server.url().absoluteString, server.folder.appendingPathComponent("values.json").path,
+                snapshot.path, "500", "100000",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Kill at a random moment once the writer is under way (it has acknowledged a sync).
+            var lines = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            usleep(UInt32.random(in: 0...30_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { kills += 1 }
+            lines += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let acknowledged = lines.split(separator: "\n").compactMap {
+                $0.hasPrefix("ok ") ? Int($0.dropFirst(3)) : nil
+            }
+            let saved = try #require(try F.snapshot(at: snapshot), "round \(round): no snapshot")
+            let generations = Set(saved.values.values)
+            #expect(saved.values.count == 500, "round \(round): \(saved.values.count) keys")
+            #expect(
+                generations.count == 1, "round \(round): a mixture of generations \(generations.sorted().prefix(3))")
+            if let last = acknowledged.last, let generation = generations.first.flatMap({ Int($0) }) {
+                #expect(generation == last || generation == last + 1, "round \(round): \(generation) after ok \(last)")
+                checked += 1
+            }
+        }
+        #expect(kills >= 8, "the writer must actually be killed mid-run (\(kills) kills)")
+        #expect(checked >= 8)
+    }
+
+    /// Under ThreadSanitizer every callback is many times slower, and URLSession on Linux queues the chunks of a
+    /// loopback transfer for the delegate without back-pressure, so the queue (not the sync) holds the body and
+    /// the shadow memory doubles it: the bound is a property of normal builds.
+    @Test(
+        "a 50 MB body is refused without holding it: the sync's peak memory grows far less than the body",
+        .enabled(if: !runsUnderThreadSanitizer, "memory is not comparable under ThreadSanitizer"),
+        arguments: ["huge", "huge-chunked"])
+    func hugeBodyMemory(mode: String) throws {
+        let server = try FixtureHTTPServer(values: [F.flag: "Y"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
+        process.arguments = ["memory", server.url("/mode/\(mode)").absoluteString]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        try #require(fields.count == 3, "helper said: \(text)")
+        #expect(fields[0] == "tooLarge")
+        let growth = (Int(fields[2]) ?? 0) - (Int(fields[1]) ?? 0)
+        #expect(growth > 0 && growth < 24 * 1024, "peak grew by \(growth / 1024) MiB for a 50 MB body")
+    }
+
+    @Test("hostile snapshots are refused with the reason and never applied; the next good sync replaces them")
+    func hostileSnapshots() async throws {
+        let server = try FixtureHTTPServer(values: [F.flag: "Y"])
+        let cases: [(name: String, bytes: String, mode: mode_t, problem: String)] = [
+            ("not JSON", "{\"format\": ", 0o600, "not valid JSON"),
+            (
+                "truncated",
+                "{\"format\": \"service-configuration-server-snapshot\", \"version\": 1, \"source\": \"x\", \"values\": {\"a\": \"b\"",
+                0o600, "not valid JSON"
+            ),
+            (
+                "a number value",
+                "{\"format\": \"service-configuration-server-snapshot\", \"version\": 1, \"source\": \"\(server.url().absoluteString)\", \"lastSync\": \"2026-01-01T00:00:00.000Z\", \"values\": {\"a\": 1}}",
+                0o600, "must be a string"
+            ),
+            (
+                "writable by others",
+                "{\"format\": \"service-configuration-server-snapshot\", \"version\": 1, \"source\": \"\(server.url().absoluteString)\", \"lastSync\": \"2026-01-01T00:00:00.000Z\", \"values\": {\"a\": \"b\"}}",
+                0o666, "writable by other users"
+            ),
+            (
+                "another source",
+                "{\"format\": \"service-configuration-server-snapshot\", \"version\": 1, \"source\": \"https://elsewhere/values.json\", \"lastSync\": \"2026-01-01T00:00:00.000Z\", \"values\": {\"a\": \"b\"}}",
+                0o600, "holds values from https://elsewhere/values.json"
+            ),
+            (
+                "an override store",
+                "{\"format\": \"service-configuration-overrides\", \"version\": 1, \"overrides\": {}}", 0o600,
+                "not a server snapshot"
+            ),
+        ]
+        for hostile in cases {
+            let folder = TemporaryFolder()
+            let url = F.snapshotURL(in: folder)
+            try Data(hostile.bytes.utf8).write(to: url)
+            chmod(url.path, hostile.mode)
+            let service = LiveConfigurationService(serverValues: ["a": "mine"], catalog: try fixtureCatalog())
+            let sync = F.sync(server.url(), service: service, snapshot: url)
+            #expect(service.serverValues == ["a": "mine"], "\(hostile.name): nothing applied")
+            #expect(sync.status.state == .waiting)
+            #expect(
+                sync.status.snapshotProblem?.contains(hostile.problem) == true,
+                "\(hostile.name): \(String(describing: sync.status.snapshotProblem))")
+            chmod(url.path, 0o600)
+            _ = await sync.sync()
+            #expect(service.serverValues == [F.flag: "Y"])
+            #expect(sync.status.snapshotProblem == nil)
+            #expect(try F.snapshot(at: url)?.values == [F.flag: "Y"], "\(hostile.name): replaced by a good snapshot")
+        }
+    }
+
+    @Test("a snapshot that cannot be saved (read-only folder) is reported; syncing and applying go on")
+    func unsavable() async throws {
+        let server = try FixtureHTTPServer(values: [F.flag: "Y"])
+        let folder = TemporaryFolder()
+        let service = LiveConfigurationService(catalog: try fixtureCatalog())
+        let sync = ServerValuesSync(
+            source: HTTPServerValuesSource(url: server.url()), service: service,
+            snapshotURL: F.snapshotURL(in: folder), environment: .live,
+            faults: { $0 == .write ? ENOSPC : nil })
+        #expect(await sync.sync() == .updated(previousValues: [F.flag: nil]))
+        #expect(service.serverValues == [F.flag: "Y"])
+        #expect(sync.status.snapshotProblem?.contains("No space left on device") == true)
+        #expect(!FileManager.default.fileExists(atPath: F.snapshotURL(in: folder).path))
+    }
+
+    @Test("following a running program's snapshot: its values and status arrive live; sync fetches from its source")
+    func follower() async throws {
+        let server = try FixtureHTTPServer(values: [F.flag: "Y"])
+        let folder = TemporaryFolder()
+        let url = F.snapshotURL(in: folder)
+        let viewer = LiveConfigurationService(serverValues: ["demo": "built in"], catalog: try fixtureCatalog())
+        let follower = ServerSnapshotFollower(snapshotURL: url, service: viewer)
+        follower.startWatching()
+        #expect(follower.status.source.isEmpty, "no snapshot yet")
+        #expect(viewer.serverValues == ["demo": "built in"])
+
+        let program = F.sync(server.url(), service: nil, snapshot: url)
+        _ = await program.sync()
+        #expect(await pollUntil { viewer.serverValues == [F.flag: "Y"] })
+        #expect(follower.status.source == server.url().absoluteString)
+        #expect(follower.status.state.name == "fresh")
+
+        try server.setValues([F.flag: "N"])
+        #expect(await follower.sync() == .updated(previousValues: [F.flag: "Y"]))
+        #expect(viewer.serverValues == [F.flag: "N"])
+        #expect(follower.status.lastChange?.previousValues == [F.flag: "Y"])
+
+        server.stop()
+        _ = await program.sync()
+        #expect(await pollUntil { follower.status.state.name == "stale" })
+        #expect(follower.status.state.reason == "connection refused")
+        #expect(viewer.serverValues == [F.flag: "Y"], "the program never got N: the snapshot shows what it has")
+        follower.stopWatching()
+    }
+}
+
+/// Whether this process runs under ThreadSanitizer (its runtime's entry points are there).
+let runsUnderThreadSanitizer: Bool = {
+    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+    return dlsym(handle, "__tsan_acquire") != nil
+}()
+
+/// An executable built next to the test binary.
+func helperPath(_ name: String) -> String {
+    var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), folder.path != "/" {
+        folder = folder.deletingLastPathComponent()
+    }
+    return folder.appendingPathComponent(name).path
+}
