@@ -133,6 +133,10 @@ package enum Keymap {
                 default: nil
                 }
             },
+            bind([.character("+")], .step(1), "a number with a range: one step up", priority: 12) {
+                $0.control?.numberRange != nil ? "step" : nil
+            },
+            bind([.character("-")], .step(-1), "a number with a range: one step down"),
             bind([.character("r"), .delete], .resetSelected, "reset the selected key's override", priority: 20) {
                 context in
                 context.orphanSelected ? "remove" : context.hasOverride ? "reset" : nil

@@ -58,6 +58,8 @@ package enum MenuAction: Equatable, Sendable {
     case resetAll
     /// Undo the last change.
     case undo
+    /// Move a number key with a range by this many steps (`+`: 1, `-`: -1).
+    case step(Int)
     /// Sync the server values now.
     case syncNow
 

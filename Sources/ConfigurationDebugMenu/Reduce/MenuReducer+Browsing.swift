@@ -74,6 +74,8 @@ extension MenuReducer {
             }
         case .resetSelected:
             return resetSelected(&state)
+        case .step(let steps):
+            return step(&state, by: steps)
         case .resetScope:
             askToResetScope(&state)
         case .resetAll:

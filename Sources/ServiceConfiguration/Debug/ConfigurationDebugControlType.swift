@@ -21,8 +21,9 @@ public enum ConfigurationDebugControlType<Value: Sendable>: Sendable {
     case picker([ConfigurationDebugChoice<Value>])
     /// A one-line text editor; input is validated by the key's `decode(from:)` as it is typed.
     case text
-    /// A one-line numeric editor.
-    case number(ConfigurationNumberKind)
+    /// A one-line numeric editor; with a range, it accepts only that range and `+`/`-` step through it (see
+    /// ``number(range:step:)``).
+    case number(ConfigurationNumberKind, ConfigurationNumberRange? = nil)
     /// A multi-line JSON editor (or `$EDITOR`); the text is validated by the key's `decode(from:)` before saving.
     case json
 }

@@ -214,7 +214,7 @@ extension ConfigurationKey where Value == Bool {
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & FixedWidthInteger {
     /// An integer editor.
-    public static var debugControlType: ConfigurationDebugControlType<Value> { .number(.integer) }
+    public static var debugControlType: ConfigurationDebugControlType<Value> { .number(range: Value.min...Value.max) }
 }
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & BinaryFloatingPoint {
