@@ -50,6 +50,8 @@ package enum MenuAction: Equatable, Sendable {
     case activate
     /// Open the selected key's value in `$EDITOR`.
     case externalEdit
+    /// Open the note editor for the selected key's override.
+    case editNote
     /// Remove the selected key's override.
     case resetSelected
     /// Ask to remove every override of the selected scope.
@@ -173,6 +175,9 @@ package enum MenuEffect: Equatable, Sendable {
     /// Save a change to the overrides through the service (validated by each key), then report
     /// ``MenuAction/writeSucceeded(_:undo:)`` or ``MenuAction/writeFailed(_:)``.
     case write(OverrideWrite, undo: UndoStep)
+    /// Replace the note of a key's override (its value and other metadata kept), then report
+    /// ``MenuAction/writeSucceeded(_:undo:)`` or ``MenuAction/writeFailed(_:)``.
+    case note(key: String, note: String?, undo: UndoStep)
     /// Put stored entries back as they were, then report ``MenuAction/undoSucceeded(_:)`` or
     /// ``MenuAction/writeFailed(_:)``.
     case undo(UndoStep)
