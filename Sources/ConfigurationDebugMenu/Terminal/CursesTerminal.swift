@@ -1,5 +1,6 @@
 // The only file that imports ncurses: everything above it draws into a ScreenGrid and receives KeyEvents.
 import CNcursesw
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -31,11 +32,21 @@ final class CursesTerminal: TerminalDevice {
     /// Events decoded ahead (a key typed right after Esc), delivered before reading more.
     private var pending: [KeyEvent] = []
 
+    /// The program showing the menu, named in errors: `config-menu`, or the app that opened it.
+    private static var program: String { ProcessInfo.processInfo.processName }
+
+    /// Where to turn instead, for the command-line tool only.
+    private static var scriptHint: String {
+        program == "config-menu"
+            ? "; for scripts use a subcommand such as `config-menu list` (see config-menu --help)" : ""
+    }
+
     init(colors wantColors: Bool, mouse: Bool) throws(TerminalUnavailable) {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TerminalUnavailable(
-                description: "config-menu needs an interactive terminal (standard input and output are not a TTY); "
-                    + "for scripts use a subcommand such as `config-menu list` (see config-menu --help)"
+                description:
+                    "\(Self.program)'s debug menu needs an interactive terminal (standard input and output are "
+                    + "not a TTY)" + Self.scriptHint
             )
         }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
@@ -43,7 +54,8 @@ final class CursesTerminal: TerminalDevice {
             throw TerminalUnavailable(
                 description: term.isEmpty
                     ? "TERM is not set, so the terminal type is unknown; set it (for example TERM=xterm-256color)"
-                    : "TERM=dumb cannot show a full-screen menu; use a real terminal or a subcommand such as `config-menu list`"
+                    : "TERM=dumb cannot show \(Self.program)'s full-screen debug menu; use a real terminal"
+                        + Self.scriptHint
             )
         }
         setlocale(LC_ALL, "")
