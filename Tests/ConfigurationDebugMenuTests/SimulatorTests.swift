@@ -305,3 +305,40 @@ struct SimulatorTests {
         #expect(try Data(contentsOf: store) == Data("not json".utf8))
     }
 }
+
+@Suite(
+    "config-menu --simulator opens the menu on the app's store (tmux)", .serialized,
+    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+struct SimulatorMenuTests {
+    @Test("the menu shows the simulator app's override, and a change made in it lands in the app's container")
+    func menu() async throws {
+        let simulators = try FakeSimulators()
+        try simulators.addDevice("iPhone 16 Pro", apps: [("com.example.shop", "Shop")])
+        let store = simulators.store(of: "com.example.shop", on: "iPhone 16 Pro", appName: "shop")
+        #expect(
+            try simulators.run(
+                [
+                    "set", "function.chat.typing_interval_ms", "777", "--simulator", "com.example.shop", "--app-name",
+                    "shop",
+                ]
+            ).status == 0)
+        let environment = try simulators.environment()
+        let session = try TmuxSession(
+            width: 120, height: 30,
+            environment: ["PATH": environment["PATH"]!, "FAKE_XCRUN_STATE": environment["FAKE_XCRUN_STATE"]!])
+        try session.run("\(TmuxSession.binary) --simulator com.example.shop")
+        try session.press("/")
+        try session.type("typing interval")
+        try session.press("Enter")
+        try await session.waitFor("777")
+        try await session.waitFor("OVERRIDDEN")
+        try session.press("Enter", "C-u")
+        try session.type("888")
+        try session.press("Enter")
+        try await session.waitFor("Saved: function.chat.typing_interval_ms = 888")
+        #expect(
+            try await session.waitUntil { (try? String(contentsOf: store, encoding: .utf8))?.contains("888") == true })
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
+}
