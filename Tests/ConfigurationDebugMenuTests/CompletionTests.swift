@@ -106,6 +106,32 @@ struct CompletionTests {
         #expect(try bash(["config-menu", "--manifest", "=", manifest.path, "set", ""]) == fromManifest)
     }
 
+    @Test("bash: a hostile manifest's key names are quoted for the shell, and names with escapes are never offered")
+    func bashHostileKeys() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completion-hostile-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let marker = folder.appendingPathComponent("ran")
+        var manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try configMenu(["catalog", "--synthetic-keys", "2"]).output.utf8)) as? [String: Any])
+        var scopes = try #require(manifest["scopes"] as? [[String: Any]])
+        var keys = try #require(scopes[0]["keys"] as? [[String: Any]])
+        keys[0]["name"] = "function.a $(touch \(marker.path)) b"
+        keys[1]["name"] = "function.b\u{1B}]0;title\u{7}"
+        scopes[0]["keys"] = keys
+        manifest["scopes"] = scopes
+        let file = folder.appendingPathComponent("manifest.json")
+        try JSONSerialization.data(withJSONObject: manifest).write(to: file)
+
+        let offered = try bash(["config-menu", "--manifest", file.path, "set", "function."])
+        #expect(offered == ["function.a\\ \\$\\(touch\\ \(marker.path)\\)\\ b"])
+        // What the shell reads back from the quoted word is the key's name, and nothing ran.
+        let words = try shell("bash", "eval \"printf '%s\\n' $1\"", [offered.first ?? ""])
+        #expect(words == ["function.a $(touch \(marker.path)) b"])
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
+
     @Test("bash: commands (every one the help lists), options per command, values, choices, files")
     func bashStructure() throws {
         let commands = try listedCommands()

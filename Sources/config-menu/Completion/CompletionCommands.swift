@@ -53,8 +53,9 @@ struct CompletionCommands {
         default:
             return
         }
-        // Only words a shell can take as they are: no line breaks or control characters.
-        let shown = Set(words).filter { $0.hasPrefix(prefix) && !$0.unicodeScalars.contains { $0.value < 0x20 } }
+        // Only words a terminal shows as they are: nothing VisibleText would escape (control and invisible
+        // characters), so a hostile manifest cannot put an escape sequence on the command line.
+        let shown = Set(words).filter { $0.hasPrefix(prefix) && !VisibleText.needsEscaping($0) }
         guard !shown.isEmpty else { return }
         try Output.data(Array((shown.sorted().joined(separator: "\n") + "\n").utf8))
     }
