@@ -81,7 +81,7 @@ public protocol ConfigurationKey: SendableMetatype {
     /// type) is refused by ``ConfigurationCatalog`` with an error that names the key, instead of being ignored.
     associatedtype _DebugDescriptionIsNowSummary = ConfigurationKeyRenamedRequirement
 
-    /// Not for use: the description was renamed ``summary``; see ``_DebugDescriptionIsNowSummary``.
+    /// Not for use: the description was renamed ``summary``; see `_DebugDescriptionIsNowSummary`.
     static var debugDescription: _DebugDescriptionIsNowSummary { get }
 }
 

@@ -14,7 +14,7 @@ import Foundation
 /// fire its change notifications. Without one, overrides live in memory (an ``InMemoryOverrideStore``): either
 /// way every override change is one change of ``overrideStore``, which the service then applies.
 ///
-/// `LiveConfigurationService` is `Sendable` without `@unchecked`: its state lives in a ``ConfigurationEngine``
+/// `LiveConfigurationService` is `Sendable` without `@unchecked`: its state lives in a `ConfigurationEngine`
 /// whose mutable state sits in one `Mutex`. Decoding runs outside the lock, so a key's custom `decode` may read
 /// other keys of the same service. A warm read takes no shared lock.
 ///
