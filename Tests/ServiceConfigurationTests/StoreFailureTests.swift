@@ -127,7 +127,10 @@ struct StoreFailureTests {
         let before = try Data(contentsOf: folder.storeURL())
         let failing = FileOverrideStore(url: folder.storeURL(), faults: { $0 == operation ? code : nil })
         failing.reload()
-        let service = LiveConfigurationService(catalog: try fixtureCatalog(), overrideStore: failing, watchMode: nil)
+        // No program report: the folder must hold exactly what the store left.
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(), overrideStore: failing, watchMode: nil,
+            options: .init(publishesProgramReport: false))
         let error = #expect(throws: OverrideStoreError.self) { try service.setOverride(5, for: Fixture.CountKey.self) }
         #expect(error?.kind == .io)
         #expect(error?.description == "\(folder.storeURL().path): \(message) (errno \(code))")

@@ -19,24 +19,35 @@ import Foundation
 ///
 /// Builds without the `DebugOverrides` package trait have no override layer: the store is never read, and
 /// setting an override throws ``ConfigurationError/overridesDisabled``.
+///
+/// The service records which keys the program reads (``readCoverage()``), warns once about each key read whose scope
+/// is missing from the catalog (``Options/onWarning``), and, with an override store, publishes that beside the store
+/// for the debug tools (``programReportURL``). See ``Options``.
 public final class LiveConfigurationService: ConfigurationService {
     @usableFromInline let engine: ConfigurationEngine
     /// The store that persists this service's overrides, if any.
     public let overrideStore: FileOverrideStore?
     private let storeObservation: ConfigurationObservation?
+    /// Publishes the program report beside the store, if any.
+    let publisher: ProgramReportPublisher?
 
     /// Creates a service with initial server values and in-memory overrides.
     ///
     /// Pass the program's `catalog` so string-level operations (the debug menu, the command-line tool) can validate
-    /// every key and change notifications compare decoded values; keys not in the catalog become known when read.
+    /// every key and change notifications compare decoded values; keys not in the catalog become known when read
+    /// (and, once the service has a catalog, are reported as unregistered).
     public init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
-        catalog: ConfigurationCatalog? = nil
+        catalog: ConfigurationCatalog? = nil,
+        options: Options = Options()
     ) {
-        engine = ConfigurationEngine(serverValues: serverValues, overrides: overrides, catalog: catalog)
+        engine = ConfigurationEngine(
+            serverValues: serverValues, overrides: overrides, catalog: catalog, recordsReads: options.recordsReads,
+            onWarning: options.onWarning)
         overrideStore = nil
         storeObservation = nil
+        publisher = nil
     }
 
     /// Creates a service whose overrides live in `overrideStore`.
@@ -44,26 +55,45 @@ public final class LiveConfigurationService: ConfigurationService {
     /// The store is read now; a problem with the file (see ``FileOverrideStore/lastError``) leaves the service on
     /// server and default values. With a `watchMode`, changes other processes make to the file are picked up live;
     /// pass `nil` to read the file only now and on your own ``FileOverrideStore/reload()`` calls.
+    ///
+    /// From its first read on, the service publishes its program report in a `programs` folder beside the store
+    /// (see ``programReportURL``), unless ``Options/publishesProgramReport`` is off.
     public init(
         serverValues: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overrideStore: FileOverrideStore,
-        watchMode: OverrideStoreWatchMode? = .automatic
+        watchMode: OverrideStoreWatchMode? = .automatic,
+        options: Options = Options()
     ) {
         guard ConfigurationEngine.overridesCompiledIn else {
-            engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog)
+            engine = ConfigurationEngine(
+                serverValues: serverValues, catalog: catalog, recordsReads: options.recordsReads,
+                onWarning: options.onWarning)
             self.overrideStore = nil
             storeObservation = nil
+            publisher = nil
             return
         }
         overrideStore.reload()
         let engine = ConfigurationEngine(
             serverValues: serverValues,
             overrides: overrideStore.entries.mapValues(\.value),
-            catalog: catalog
+            catalog: catalog,
+            recordsReads: options.recordsReads,
+            onWarning: options.onWarning
         )
         self.engine = engine
         self.overrideStore = overrideStore
+        if options.publishesProgramReport {
+            let publisher = ProgramReportPublisher(
+                engine: engine, storeURL: overrideStore.url, programName: options.programName,
+                interval: options.programReportInterval, keptFinishedReports: options.keptFinishedReports,
+                onWarning: options.onWarning)
+            engine.setChangeHook { [weak publisher] change in publisher?.engineChanged(change) }
+            self.publisher = publisher
+        } else {
+            publisher = nil
+        }
         // Apply what the store holds now rather than what the change carried: notifications of two saves racing in
         // this process can arrive out of order, and the store's current state is the one that is on disk.
         storeObservation = overrideStore.observe { [unowned overrideStore] change in
@@ -79,6 +109,7 @@ public final class LiveConfigurationService: ConfigurationService {
 
     deinit {
         storeObservation?.cancel()
+        publisher?.end()
     }
 
     /// The key's effective value.
