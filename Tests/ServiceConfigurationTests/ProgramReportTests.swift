@@ -262,6 +262,16 @@ import Testing
                 service.endProgramReport()
                 if index < 7 { ended.append(try #require(service.programReportURL).lastPathComponent) }
             }
+            // A writer that died between creating its temporary file and renaming it, and one still writing.
+            let exited = Process()
+            exited.executableURL = URL(fileURLWithPath: "/bin/true")
+            try exited.run()
+            exited.waitUntilExit()
+            let deadTemporary = ".pruned-1-1.json.tmp-\(exited.processIdentifier)-77"
+            let liveTemporary = ".pruned-1-1.json.tmp-\(getpid())-78"
+            for name in [deadTemporary, liveTemporary] {
+                try Data("{".utf8).write(to: programs.appendingPathComponent(name))
+            }
             let running = try makeService(folder, name: "pruned") { $0.keptFinishedReports = 100 }
             _ = running.count
             running.publishProgramReportNow()
@@ -275,7 +285,9 @@ import Testing
             #expect(names.contains(try #require(running.programReportURL).lastPathComponent))
             #expect(names.contains(try #require(newest.programReportURL).lastPathComponent))
             #expect(ProgramReports.read(folder: programs).reports.filter { $0.programName == "other" }.count == 1)
-            #expect(names.count == 3 + 1 + 1 + 1)
+            #expect(!names.contains(deadTemporary))
+            #expect(names.contains(liveTemporary))
+            #expect(names.count == 3 + 1 + 1 + 1 + 1)
         }
 
         @Test("reports of another store in the same folder are not this store's")

@@ -169,14 +169,23 @@ final class ProgramReportPublisher: Sendable {
     }
 
     /// Removes the oldest finished (ended or stale) reports of this program beyond the newest
-    /// `keptFinishedReports`, so a program that runs often does not fill the folder. Running programs' reports and
-    /// other programs' reports are never touched.
+    /// `keptFinishedReports`, so a program that runs often does not fill the folder, and temporary files left by
+    /// writers that died mid-write. Running programs' files and other programs' reports are never touched.
     private func pruneFinishedReports() {
         let finished = ProgramReports.read(folder: folder).reports
             .filter { $0.programName == programName && $0.status != .running && $0.fileURL != fileURL }
             .sorted { $0.writtenAt > $1.writtenAt }
         for report in finished.dropFirst(keptFinishedReports) {
             if let url = report.fileURL { unlink(url.path) }
+        }
+        // `.<report>.tmp-<pid>-<random>`, see `ProgramReportFile.save`.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(".") && name.contains(".json.tmp-") {
+            let fields = name.split(separator: "-")
+            guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]),
+                !ProcessLiveness.isRunning(pid: pid, startIdentity: nil)
+            else { continue }
+            unlink(folder.appendingPathComponent(name).path)
         }
     }
 }

@@ -81,21 +81,25 @@ extension ConfigurationEngine {
         state.withLock { $0.changeHook = hook }
     }
 
-    /// Which keys were read and when, and which unregistered keys were read.
+    /// Which keys were read and when, and which unregistered keys were read. Sorting happens outside the lock.
     package func readCoverage() -> ConfigurationReadCoverage {
-        state.withLock { state in
-            ConfigurationReadCoverage(
-                reads: state.coverage.reads.map { name, record in
+        let (reads, unregistered) = state.withLock { state in
+            (
+                state.coverage.reads.map { name, record in
                     ConfigurationReadCoverage.Read(
                         name: name,
                         firstRead: record.firstRead,
                         currentValueFirstRead: record.layers == state.layers(for: name) ? record.layersFirstRead : nil
                     )
-                }.sorted { $0.name < $1.name },
-                unregistered: state.coverage.unregistered.values.sorted { $0.name < $1.name },
-                isRecording: recordsReads
+                },
+                Array(state.coverage.unregistered.values)
             )
         }
+        return ConfigurationReadCoverage(
+            reads: reads.sorted { $0.name < $1.name },
+            unregistered: unregistered.sorted { $0.name < $1.name },
+            isRecording: recordsReads
+        )
     }
 
     /// The overrides that their keys' `decode` (this program's code) refuses, sorted by key name.
