@@ -189,6 +189,15 @@ import Testing
             try FileManager.default.createSymbolicLink(
                 atPath: programs.appendingPathComponent("link.json").path,
                 withDestinationPath: try #require(service.programReportURL).path)
+            mkfifo(programs.appendingPathComponent("fifo.json").path, 0o600)
+            try FileManager.default.createDirectory(
+                at: programs.appendingPathComponent("folder.json"), withIntermediateDirectories: false)
+            let huge = try FileHandle(forWritingTo: programs.appendingPathComponent("garbage.json"))
+            try huge.truncate(atOffset: 40 << 20)
+            try huge.close()
+            try write("invalid-utf8.json", "")
+            try Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]).write(
+                to: programs.appendingPathComponent("invalid-utf8.json"))
             // Unknown fields are ignored, so a newer writer's additions do not break this reader.
             var extended = try #require(try JSONSerialization.jsonObject(with: valid) as? [String: Any])
             extended["futureField"] = ["anything": [1, 2]]
@@ -201,7 +210,10 @@ import Testing
             #expect(listing.reports.map(\.programName).sorted() == ["future", "report-test"])
             let problems = Dictionary(
                 uniqueKeysWithValues: listing.problems.map { ($0.url.lastPathComponent, $0.problem) })
-            #expect(problems["garbage.json"] == "not a JSON object")
+            #expect(problems["garbage.json"] == "40 MiB; the limit is 32 MiB")
+            #expect(problems["fifo.json"] == "not a regular file")
+            #expect(problems["folder.json"] == "not a regular file")
+            #expect(problems["invalid-utf8.json"] == "not a JSON object")
             #expect(
                 problems["other-format.json"]
                     == "\"format\" is \"service-configuration-overrides\", not \"service-configuration-program-report\""
@@ -210,7 +222,7 @@ import Testing
             #expect(problems["no-pid.json"] == "missing \"pid\"")
             #expect(problems["bad-time.json"]?.hasPrefix("\"startedAt\" is not a UTC timestamp") == true)
             #expect(problems["link.json"] == "a symbolic link; reports are regular files")
-            #expect(problems.count == 6)
+            #expect(problems.count == 9)
             #expect(try FileManager.default.contentsOfDirectory(atPath: programs.path).sorted() == before)
         }
 
