@@ -26,15 +26,17 @@ final class PublishingProgram {
         try process.run()
     }
 
-    /// Sends one command line.
+    /// Sends one command line (nothing if the program is gone: writing to its closed input would raise SIGPIPE in
+    /// the test runner).
     func send(_ command: String) {
-        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
     }
 
     /// Waits (polling) for the `count`-th output line starting with `prefix`; returns it.
     func line(startingWith prefix: String, count: Int = 1) async -> String? {
         var found: String?
-        _ = await eventually(within: 10) {
+        _ = await eventually(within: 30) {
             let matching = lines.withLock { $0.filter { $0.hasPrefix(prefix) } }
             found = matching.count >= count ? matching[count - 1] : nil
             return found != nil
@@ -42,11 +44,32 @@ final class PublishingProgram {
         return found
     }
 
-    /// Closes its input: the program exits on its own.
-    func finish() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+    /// Tells the program to exit (dropping its service, a clean exit) and waits, polling, until it has; returns
+    /// whether it did in time.
+    ///
+    /// It never calls `waitUntilExit()`: Foundation on Linux learns that a child ended through a socket the child
+    /// holds, and a sibling started at the same moment may hold it too; `waitUntilExit()` would then block a thread
+    /// of the test runner until that sibling ends. A zombie has exited; Foundation reaps it later.
+    @discardableResult
+    func finish() async -> Bool {
+        send("exit")
+        let exited = await eventually(within: 30) { hasExited }
         output.fileHandleForReading.readabilityHandler = nil
+        try? input.fileHandleForWriting.close()
+        return exited
+    }
+
+    /// Whether the program has exited: reaped, or a zombie (Foundation reaps it later).
+    var hasExited: Bool {
+        guard process.isRunning else { return true }
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        return stat.isEmpty || stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    }
+
+    /// Kills the program with SIGKILL and waits, polling, until it is gone.
+    func crash() async -> Bool {
+        kill(process.processIdentifier, SIGKILL)
+        return await eventually(within: 30) { hasExited }
     }
 
     deinit {
@@ -85,7 +108,7 @@ final class PublishingProgram {
             }
             // At the end of its input each program returns from its main function, dropping its service: a clean
             // exit, so every report is ended, and the reader removed none.
-            for program in programs { program.finish() }
+            for program in programs { #expect(await program.finish()) }
             let after = ProgramReports.read(forStoreAt: folder.storeURL())
             #expect(after.reports.count == 4)
             #expect(after.reports.allSatisfy { $0.status == .ended && $0.endedAt != nil })
@@ -98,8 +121,7 @@ final class PublishingProgram {
             let published = try #require(await program.line(startingWith: "published /"))
             let path = String(published.dropFirst("published ".count))
             #expect(ProgramReports.read(forStoreAt: folder.storeURL()).reports.first?.status == .running)
-            kill(program.process.processIdentifier, SIGKILL)
-            program.process.waitUntilExit()
+            #expect(await program.crash())
             let listing = ProgramReports.read(forStoreAt: folder.storeURL())
             let report = try #require(listing.reports.first)
             #expect(report.status == .stale)
@@ -126,8 +148,8 @@ final class PublishingProgram {
                     ($0.programName, $0.status)
                 })
             #expect(statuses == ["ending": .ended, "releasing": .ended])
-            ending.finish()
-            releasing.finish()
+            #expect(await ending.finish())
+            #expect(await releasing.finish())
             #expect(ProgramReports.read(forStoreAt: folder.storeURL()).reports.allSatisfy { $0.status == .ended })
         }
     }

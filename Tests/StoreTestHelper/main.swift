@@ -14,7 +14,8 @@ import ServiceConfiguration
 //                                                  its program report, prints "published PATH", then obeys stdin:
 //                                                  "read KEY" (prints "published PATH" again), "end" (ends the
 //                                                  report, prints "ended"), "release" (drops the service, prints
-//                                                  "released"); it exits 0 at the end of its input
+//                                                  "released"), "exit" (drops the service and exits 0; so does the
+//                                                  end of its input)
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -79,8 +80,26 @@ func read(_ name: String, from service: LiveConfigurationService) {
     }
 }
 
+/// Closes the pipes inherited from the parent other than standard input, output and error. A long-lived helper
+/// must not keep the pipes of processes the test runner started at the same moment: a test reading another child's
+/// output to its end, or a sibling helper waiting for the end of its input, would wait for this one. Sockets stay:
+/// Foundation's `Process` in the parent watches a socket it hands each child to learn when the child exits.
+func closeInheritedPipes() {
+    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFIFO { close(descriptor) }
+    }
+}
+
 /// A program that publishes its report and then follows commands from standard input.
 func publish(storePath: String, name: String, keys: [String]) {
+    closeInheritedPipes()
+    // A watchdog: whatever happens to the test that started it, the helper is gone within a minute.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+        FileHandle.standardError.write(Data("store-test-helper publish: no exit after 60 s\n".utf8))
+        exit(3)
+    }
     var service: LiveConfigurationService? = LiveConfigurationService(
         catalog: try! ConfigurationCatalog(scopes: [ConfigurationScopes.Helper.self]),
         overrideStore: store(storePath),
@@ -106,6 +125,8 @@ func publish(storePath: String, name: String, keys: [String]) {
         case "release":
             service = nil
             emit("released")
+        case "exit":
+            return
         default:
             fail("unknown command \(line)")
         }
