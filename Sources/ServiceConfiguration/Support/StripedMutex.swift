@@ -27,8 +27,10 @@ public import Synchronization
 /// announced with the same `__tsan_acquire`/`__tsan_release` hooks as ``Locked`` (looked up once, at init; `nil`
 /// and one predictable branch outside ThreadSanitizer).
 ///
-/// `Sendable` is proven by the compiler: the stripes are `let` references to final classes whose only state is a
-/// `Mutex` (itself `Sendable`) and immutable padding.
+/// `Sendable` is proven by the compiler (no `@unchecked`): the stripes are `let` references to final classes whose
+/// only state is a `Mutex` (itself `Sendable`) and immutable padding. Reads reach a stripe through an `Unmanaged`
+/// copy of its reference (`_withUnsafeGuaranteedRef`), which skips a retain and a release per read; that is sound
+/// because `owners`, a `let` of this object, keeps every stripe alive as long as the object a caller is using.
 @usableFromInline
 final class StripedMutex<State>: Sendable {
     /// One stripe: a `Mutex` alone on its cache lines (a heap object a little over 128 bytes).
