@@ -29,7 +29,9 @@ package final class ConfigurationEngine: Sendable {
         var generation: UInt64 = 1
         var decoded: [ObjectIdentifier: DecodedEntry] = [:]
         var descriptors: [String: ConfigurationKeyDescriptor] = [:]
-        var registeredCatalogs: Set<ObjectIdentifier> = []
+        /// The catalogs registered so far, kept alive: an identifier of a freed catalog could be reused by the next
+        /// one, which would then be taken for a catalog registered before.
+        var registeredCatalogs: [ObjectIdentifier: ConfigurationCatalog.Identity] = [:]
         /// Names whose descriptors were learned from a typed read or write, not from a catalog.
         var learnedNames: Set<String> = []
         var coverage = ReadCoverageState()
@@ -52,7 +54,9 @@ package final class ConfigurationEngine: Sendable {
 
         /// Adds a catalog's keys; returns `false` when this catalog was registered before.
         mutating func add(_ catalog: ConfigurationCatalog) -> Bool {
-            guard registeredCatalogs.insert(ObjectIdentifier(catalog.identity)).inserted else { return false }
+            let id = ObjectIdentifier(catalog.identity)
+            guard registeredCatalogs[id] == nil else { return false }
+            registeredCatalogs[id] = catalog.identity
             descriptors.reserveCapacity(descriptors.count + catalog.keyCount)
             for scope in catalog.scopes {
                 for descriptor in scope.keys { descriptors[descriptor.name] = descriptor }
