@@ -72,7 +72,7 @@ struct CommandLineTests {
         #expect(
             Set(object.keys) == [
                 "name", "scope", "title", "type", "control", "value", "source", "default", "server", "override",
-                "rejections", "stale", "orphan", "storeProblems",
+                "rejections", "rejectedByPrograms", "stale", "orphan", "storeProblems",
             ]
         )
         #expect(object["value"] as? String == "Y")
