@@ -78,8 +78,14 @@ package struct ProgramCoverage: Equatable, Sendable {
     /// The first read of the key named `name` by any program shown, or `nil`.
     package func read(named name: String) -> KeyRead? { reads[name] }
 
-    /// The names of every key read (unregistered ones aside), sorted.
+    /// The names of every key read (unregistered ones included), sorted.
     package var readNames: [String] { reads.keys.sorted() }
+
+    /// How many keys were read, unregistered ones aside.
+    package var registeredReadCount: Int {
+        let unregisteredNames = Set(unregistered.map(\.name))
+        return reads.keys.count { !unregisteredNames.contains($0) }
+    }
 
     /// The keys read, unread and overridden but unread, against the catalog's `catalogKeys` and the keys that have
     /// an override.
