@@ -33,7 +33,7 @@ extension DetailsPane {
         let fix =
             key.scopeTypeName.isEmpty
             ? "declare the key as a property of a ConfigurationScope and add that scope to the ConfigurationCatalog"
-            : "add \(key.scopeTypeName).self to the scopes the program's ConfigurationCatalog is built from"
+            : "add \(key.scopeTypeName).self to the program's ConfigurationCatalog(scopes:)"
         return [
             [(key.name, theme.label), ("  unregistered", theme.problem), ("  \(scope)\(module)", theme.muted)],
             [

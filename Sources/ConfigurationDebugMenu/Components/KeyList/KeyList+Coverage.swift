@@ -9,7 +9,7 @@ extension KeyList {
     static let readBeforeChangeMarker = "◦"
 
     /// The heading above the unregistered keys.
-    static let unregisteredHeading = "── Unregistered: read by the program, but their scope is not in its catalog "
+    static let unregisteredHeading = "── Unregistered: read by the program, scope not in its catalog "
 
     /// For the list's title: ` · 10 read by config-demo` (and how many unregistered keys are listed).
     static func coverageTitle(_ coverage: ProgramCoverage, unregistered: Int) -> String {
@@ -38,7 +38,7 @@ extension KeyList {
         RowText(
             title: key.scopeTypeName.split(separator: ".").last.map(String.init) ?? "(no scope)",
             name: TextWidth.truncateMiddle(key.name, to: columns.name),
-            value: "not in the catalog", source: "READ", flags: "?")
+            value: "unlisted", source: "READ", flags: "?")
     }
 
     /// Writes the read marker of a key in the row's first column (left empty for keys not read).
