@@ -38,7 +38,7 @@ struct CoverageCommandTests {
         var report: [String: Any]?
         // The start screen reads the unregistered key last: once the report lists it, it lists the whole screen.
         #expect(
-            try await poll(within: 20) {
+            try await poll(within: 60) {
                 report = try coverageJSON()
                 return !names(report, "unregistered").isEmpty
             })
@@ -74,7 +74,7 @@ struct CoverageCommandTests {
         // Opening the profile screen reads the theme colour; the report follows within about a second.
         demo.pressEnter()
         #expect(try await demo.wait(for: "profile accent colour: #FF0000"))
-        #expect(try await poll(within: 20) { names(try coverageJSON(), "read").contains(theme) })
+        #expect(try await poll(within: 60) { names(try coverageJSON(), "read").contains(theme) })
         #expect(names(try coverageJSON(), "overriddenUnread") == [hint])
         let stillMissing = try coverage("--require-read")
         #expect(stillMissing.status == 3)
@@ -100,7 +100,12 @@ struct CoverageCommandTests {
     func killedDemo() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let demo = try DemoProcess(store: store)
-        #expect(try await poll(within: 20) { program(try coverageJSON())["status"] as? String == "running" })
+        // Killed once the report holds the whole start screen (its last read is the unregistered key).
+        #expect(
+            try await poll(within: 60) {
+                let report = try coverageJSON()
+                return program(report)["status"] as? String == "running" && !names(report, "unregistered").isEmpty
+            })
         #expect(try await demo.stop(with: SIGKILL))
         let report = try coverageJSON()
         #expect(program(report)["status"] as? String == "stale")

@@ -84,8 +84,12 @@ struct CoverageScreenTests {
     @Test("N shows only keys never read in this run; a new report updates the list; N again shows every key")
     func neverReadFilter() throws {
         var state = try Self.state()
+        MenuFixture.select("function.chat.typing.enabled", in: &state)
         reduce(&state, .toggleOnlyUnread)
         #expect(state.filters.onlyUnread)
+        // The selected key was read, so it is gone: the list starts from the top again.
+        #expect(state.list.selection == 1 && state.list.scroll == 0)
+        #expect(state.selectedKey == MenuFixture.key("function.media.upload_mode", in: state))
         #expect(
             Self.listedKeys(state) == [
                 "function.media.upload_mode", "function.chat.greeting", "function.chat.reactions",

@@ -34,7 +34,7 @@ final class DemoProcess {
     var printed: String { lines.withLock { $0 } }
 
     /// Waits (polling) until the demo printed `text`.
-    func wait(for text: String, within seconds: Double = 20) async throws -> Bool {
+    func wait(for text: String, within seconds: Double = 60) async throws -> Bool {
         try await poll(within: seconds) { self.printed.contains(text) }
     }
 

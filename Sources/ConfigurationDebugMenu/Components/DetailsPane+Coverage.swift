@@ -42,8 +42,8 @@ extension DetailsPane {
             ],
             [
                 (
-                    "The program reads this key, but its scope is not in the program's catalog, so this menu (and "
-                        + "config-menu) cannot show its value or override it.", theme.muted
+                    "The program reads this key, but its scope is not in its catalog: this menu and "
+                        + "config-menu cannot show its value or override it.", theme.muted
                 )
             ],
             [("Fix       ", theme.muted), (fix, theme.label)],

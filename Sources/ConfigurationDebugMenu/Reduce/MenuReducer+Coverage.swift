@@ -11,7 +11,10 @@ extension MenuReducer {
             return
         }
         state.filters.onlyUnread.toggle()
+        // The selected key stays selected if it is still listed; otherwise the list starts from the top.
+        let kept = state.list.rows.indices.contains(state.list.selection) ? state.list.rows[state.list.selection] : nil
         state.refreshList()
+        if kept.map({ !state.list.rows.contains($0) }) ?? true { state.refreshList(selectFirst: true) }
         guard state.filters.onlyUnread else { return state.inform("Showing every key") }
         let programs = state.data.coverage.programs
         let who =
