@@ -132,5 +132,7 @@ struct CoverageScreenTests {
         let text = renderer.render(state).text
         #expect(text.contains("3 read by shop-app (ended)"))
         #expect(text.contains("Read      by shop-app (pid 4242) at 14:05:01 UTC  · ended"))
+        MenuFixture.select("function.chat.greeting", in: &state)
+        #expect(renderer.render(state).text.contains("Read      not read by shop-app (pid 4242) in its run"))
     }
 }

@@ -16,7 +16,8 @@ extension DetailsPane {
             }
         } else {
             let who = coverage.programs.count == 1 ? program(newest) : "\(coverage.programs.count) programs"
-            line.append(("not read by \(who) in this run", overridden ? theme.problem : theme.muted))
+            let run = coverage.isRunning ? "this run" : "its run"
+            line.append(("not read by \(who) in \(run)", overridden ? theme.problem : theme.muted))
             if overridden { line.append(("  (the override was not exercised)", theme.problem)) }
         }
         if !coverage.isRunning { line.append(("  · \(newest.status.rawValue)", theme.muted)) }
