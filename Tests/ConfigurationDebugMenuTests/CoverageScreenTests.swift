@@ -125,6 +125,31 @@ struct CoverageScreenTests {
             state.status?.text == "No program using this store has reported what it read (start it with this store)")
     }
 
+    @Test("two programs: a key read by either is read; an unread key names both; hostile names are escaped")
+    func twoPrograms() throws {
+        var state = try MenuFixture.state()
+        var hostile = Self.report()
+        hostile.programName = "evil\u{1B}]0;title\u{7}"
+        hostile.processIdentifier = 7
+        hostile.reads = [
+            .init(name: "function.chat.greeting", firstRead: Self.start, currentValueFirstRead: Self.start)
+        ]
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(
+                    statuses: [:], orphans: state.data.orphans, storeProblem: nil,
+                    coverage: ProgramCoverage(programs: [Self.report(), hostile]))))
+        MenuFixture.select("function.chat.greeting", in: &state)
+        var text = renderer.render(state).text
+        #expect(text.contains("4 read by 2 programs"))
+        #expect(text.contains("Read      by evil\\u{001B}]0;title\\u{0007} (pid 7) at 14:05:00 UTC"))
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{7}"))
+        MenuFixture.select("function.chat.reactions", in: &state)
+        text = renderer.render(state).text
+        #expect(text.contains("not read by shop-app (pid 4242) or evil\\u{001B}]0;title\\u{0007} (pid 7) in this run"))
+    }
+
     @Test("an ended program's reads still show, marked ended")
     func ended() throws {
         var state = try Self.state(status: .ended)

@@ -15,7 +15,9 @@ extension DetailsPane {
                 line.append(("  ◦ its value changed since; not read again", theme.problem))
             }
         } else {
-            let who = coverage.programs.count == 1 ? program(newest) : "\(coverage.programs.count) programs"
+            let who =
+                coverage.programs.count <= 3
+                ? coverage.programs.map(program).joined(separator: " or ") : "\(coverage.programs.count) programs"
             let run = coverage.isRunning ? "this run" : "its run"
             line.append(("not read by \(who) in \(run)", overridden ? theme.problem : theme.muted))
             if overridden { line.append(("  (the override was not exercised)", theme.problem)) }
