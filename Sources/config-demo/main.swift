@@ -40,6 +40,12 @@ if arguments.contains("-h") || arguments.contains("--help") {
         changes. It shares its override store with config-menu (same default location, or --store FILE, or
         $CONFIG_OVERRIDES_FILE), so changes made in the menu or with `config-menu set` appear here live.
 
+        What it read is published beside the store (programs/config-demo-PID-ID.json) for
+        `config-menu coverage` and the menu: the start screen's keys are read at start, the profile
+        screen's only when you press Enter, and one key (function.lab.welcome_banner.enabled) comes
+        from a scope deliberately left out of the catalog, so it shows as unregistered. Ctrl-C or
+        SIGTERM ends the report (the tools then say "ended"; a killed demo's report says "stale").
+
           --store FILE              the override store (default: as config-menu)
           --poll                    notice changes by polling the file every 250 ms instead of inotify
           --server-url URL          sync the server values from URL (a JSON object of key names to
@@ -82,19 +88,6 @@ if !notApplied.isEmpty {
     for problem in notApplied { say("  \(problem)") }
 }
 
-/// Typed reads, as feature code would do them.
-func describeFeatures() -> [String] {
-    let quality = service.imageMedium
-    return [
-        "album like button: \(service.albumLikeEnabled ? "shown" : "hidden")",
-        "like button A/B test: \(service.albumLikeButtonTest) (\(service.albumLikeButtonTest.isEnabled ? "enabled" : "not enabled"))",
-        "medium images: \(quality.maxDimension) px at quality \(Int(quality.compression * 100))",
-        "typing indicator refresh: every \(service.chatTypingInterval) ms",
-        "checkout flow: \(service.paymentsCheckoutTest.rawValue)",
-        "reactions: \(service.chatReactionSet.joined(separator: " "))",
-    ]
-}
-
 func describe(_ name: String) -> String {
     guard let resolution = service.resolution(forKeyNamed: name) else { return "(unknown key)" }
     var text = "\(resolution.value ?? "—") (\(resolution.source))"
@@ -105,8 +98,12 @@ func describe(_ name: String) -> String {
 say("config-demo: watching \(url.path) (Ctrl-C stops)")
 // Kept for the life of the program: the sync runs while it is referenced.
 let serverSync = DemoServerSync.start(arguments: arguments, service: service, say: say)
-for line in describeFeatures() { say("  " + line) }
+let signalSources = DemoScreens.endReportOnSignals(service, say: say)
+for line in DemoScreens.start(service) { say("  " + line) }
 say("")
+say("press Enter to open the profile screen (it reads 3 more keys); `config-menu coverage` shows what was read")
+say("")
+DemoScreens.openProfileOnEnter(service, say: say)
 
 var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
 let clock = DateFormatter()
@@ -117,5 +114,5 @@ for await names in service.changedKeyNames() {
         say("\(clock.string(from: Date())) \(name): \(shown[name] ?? "—") -> \(now)")
         shown[name] = now
     }
-    for line in describeFeatures() { say("  " + line) }
+    for line in DemoScreens.start(service) { say("  " + line) }
 }

@@ -189,6 +189,7 @@ enum CommandLineTool {
         case "status": try SyncCommands(invocation: invocation).status()
         case "simulators": try SimulatorCommands(invocation: invocation).simulators()
         case "completion": try CompletionCommands(invocation: invocation).completion()
+        case "coverage": try CoverageCommand(invocation: invocation).run()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }
     }

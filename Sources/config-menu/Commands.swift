@@ -17,6 +17,7 @@ struct Commands {
         "export": ([], 0...1, "at most one file name"),
         "import": (["--replace", "--dry-run", "--force", "--json"], 1...1, "one profile file"),
         "catalog": ([], 0...0, "no arguments"),
+        "coverage": (CoverageCommand.options, 0...0, "no arguments"),
     ]
 
     /// Refuses (usage error) options the command does not take and a wrong number of arguments, before anything is

@@ -44,6 +44,8 @@ enum Help {
           sync [--server-url URL] [--json]
                                   fetch the server values once and print what changed
           status [--json]         where server values come from, how current, the last error
+          coverage [--json] [--require-read]
+                                  which keys the running program read, never read, read unregistered
           simulators [--json]     booted iOS simulators and the apps on them that have a store
           completion bash|zsh|fish
                                   print a shell completion script
@@ -65,6 +67,7 @@ enum Help {
 
     static let commands: [String: String] = baseCommands.merging(syncCommands) { $1 }
         .merging(simulatorCommands) { $1 }.merging(completionCommands) { $1 }
+        .merging(coverageCommands) { $1 }
 
     static let baseCommands: [String: String] = [
         "list": """

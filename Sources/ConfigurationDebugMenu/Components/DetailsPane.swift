@@ -9,7 +9,8 @@ package enum DetailsPane {
 
     /// Draws the details of the selected key or orphan (or a hint) in `box`.
     package static func draw(
-        into grid: inout ScreenGrid, in box: Rect, data: MenuData, key: Int?, orphan: Int?, theme: MenuTheme
+        into grid: inout ScreenGrid, in box: Rect, data: MenuData, key: Int?, orphan: Int?, unregistered: Int? = nil,
+        theme: MenuTheme
     ) {
         let inner = grid.box(box, title: "Details", style: theme.border)
         let lines: [Line]
@@ -17,6 +18,8 @@ package enum DetailsPane {
             lines = keyLines(data: data, key: key, theme: theme)
         } else if let orphan {
             lines = orphanLines(data.orphans[orphan], theme: theme)
+        } else if let unregistered {
+            lines = unregisteredLines(data.coverage.unregistered[unregistered], coverage: data.coverage, theme: theme)
         } else {
             lines = [[("Select a key to see where its value comes from.", theme.muted)]]
         }
@@ -118,6 +121,9 @@ package enum DetailsPane {
             override.append(("none", theme.muted))
         }
         lines.append(override + storeProblems(status.storeProblems, theme))
+        if let read = readLine(data.coverage, name: descriptor.name, overridden: status.override != nil, theme: theme) {
+            lines.append(read)
+        }
         if !data.overridesApply {
             lines.append([
                 (

@@ -60,6 +60,7 @@ extension HintContext {
         searchEverywhere = state.filters.searchEverywhere
         hasServer = data.showsServerLine
         hasSyncChanges = (data.server?.changedCount ?? 0) > 0 || state.filters.onlySyncChanged
+        hasCoverage = data.coverage.recordsReads || state.filters.onlyUnread
         if let scope = MenuReducer.scopeToReset(state) {
             moduleHasOverrides = data.scopeOverrideCounts[scope] > 0
         } else {

@@ -46,6 +46,8 @@ package struct HintContext: Equatable, Sendable {
     package var hasServer = false
     /// Whether the last server sync changed any key.
     package var hasSyncChanges = false
+    /// Whether a program using the store reported which keys it read.
+    package var hasCoverage = false
 
     package init() {}
 }

@@ -94,6 +94,10 @@ package enum Keymap {
             "show only keys the last server sync changed (marked ↻), or all again",
             hint: "sync changes", priority: 72, when: { $0.hasSyncChanges }),
         bind(
+            [.character("N")], .toggleOnlyUnread,
+            "show only keys never read in this run (• marks read keys), or all again",
+            hint: "never read", priority: 73, when: { $0.hasCoverage }),
+        bind(
             [.character("s")], .syncNow, "sync server values now (the line under the title shows their status)",
             hint: "sync", priority: 55, when: { $0.hasServer }),
         bind(

@@ -24,6 +24,8 @@ package struct MenuData: Equatable, Sendable {
     package var server: ServerSyncDisplay?
     /// The previous server value of each key the last server sync changed (`nil`: the key was new).
     package var syncChanges: [String: String?]
+    /// What the programs using the store read (from their program reports); empty when none published one.
+    package var coverage = ProgramCoverage(programs: [])
 
     package init(
         table: KeyTable,
@@ -57,7 +59,7 @@ package struct MenuData: Equatable, Sendable {
         lhs.table === rhs.table && lhs.statuses == rhs.statuses && lhs.orphans == rhs.orphans
             && lhs.label == rhs.label && lhs.storeLocation == rhs.storeLocation && lhs.storeProblem == rhs.storeProblem
             && lhs.liveReloadProblem == rhs.liveReloadProblem && lhs.overridesApply == rhs.overridesApply
-            && lhs.server == rhs.server && lhs.syncChanges == rhs.syncChanges
+            && lhs.server == rhs.server && lhs.syncChanges == rhs.syncChanges && lhs.coverage == rhs.coverage
     }
 
     /// Whether a key has an override stored: applied, rejected by the key, or kept by the store unapplied.

@@ -40,6 +40,8 @@ package enum MenuAction: Equatable, Sendable {
     case toggleSearchEverywhere
     /// Show only keys whose server value the last server sync changed, or all again.
     case toggleOnlySyncChanged
+    /// Show only keys the program never read in this run, or every key again.
+    case toggleOnlyUnread
     /// Show or hide the module pane.
     case toggleModulePane
 
@@ -152,12 +154,14 @@ package struct MenuDataUpdate: Equatable, Sendable {
     package var server: ServerSyncDisplay?
     /// The previous server value of each key the last sync changed, if that changed (`nil`: unchanged).
     package var syncChanges: [String: String?]?
+    /// What the programs using the store read, if that changed (`nil`: unchanged).
+    package var coverage: ProgramCoverage?
 
     /// Creates an update.
     package init(
         statuses: [Int: ConfigurationKeyStatus], orphans: [ConfigurationKeyStatus], storeProblem: String?,
         liveReloadProblem: String? = nil, changedElsewhere: Set<String> = [], time: Double = 0,
-        server: ServerSyncDisplay? = nil, syncChanges: [String: String?]? = nil
+        server: ServerSyncDisplay? = nil, syncChanges: [String: String?]? = nil, coverage: ProgramCoverage? = nil
     ) {
         self.statuses = statuses
         self.orphans = orphans
@@ -167,6 +171,7 @@ package struct MenuDataUpdate: Equatable, Sendable {
         self.time = time
         self.server = server
         self.syncChanges = syncChanges
+        self.coverage = coverage
     }
 }
 

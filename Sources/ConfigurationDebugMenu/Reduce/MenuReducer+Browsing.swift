@@ -45,6 +45,8 @@ extension MenuReducer {
             state.inform(
                 state.filters.onlySyncChanged
                     ? "Showing only keys the last server sync changed (↻)" : "Showing every key")
+        case .toggleOnlyUnread:
+            toggleOnlyUnread(&state)
         case .syncNow:
             return syncNow(&state)
         case .clearFilters:

@@ -18,6 +18,7 @@ extension MenuReducer {
         state.data.storeProblem = update.storeProblem
         state.data.liveReloadProblem = update.liveReloadProblem
         if let syncChanges = update.syncChanges { state.data.syncChanges = syncChanges }
+        if let coverage = update.coverage { state.data.coverage = coverage }
         state.clock = max(state.clock, update.time)
         if let server = update.server {
             let showed = state.data.showsServerLine

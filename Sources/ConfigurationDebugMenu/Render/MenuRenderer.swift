@@ -66,7 +66,7 @@ package struct MenuRenderer: Sendable {
         } else {
             DetailsPane.draw(
                 into: &grid, in: layout.details, data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
-                theme: theme)
+                unregistered: state.list.selectedUnregistered, theme: theme)
         }
         if case .filtering(let bar) = state.mode {
             bar.draw(into: &grid, in: layout.footer, state: state, theme: theme)

@@ -23,6 +23,8 @@ final class MenuDataSource: Sendable {
     /// The store problems the menu last showed, so new ones are shown even if no key's value changed.
     private let shownProblems = Locked<StoreProblems?>(nil)
     private let observations: [ConfigurationObservation]
+    /// The reports of the programs that use the store: which keys they read.
+    let coverage: ProgramCoverageSource
 
     /// What the store reports beyond its entries.
     private struct StoreProblems: Equatable, Sendable {
@@ -41,6 +43,7 @@ final class MenuDataSource: Sendable {
         self.table = table
         self.service = service
         self.serverSync = serverSync
+        coverage = ProgramCoverageSource(storeURL: service.overrideStore.localFileURL)
         let pending = self.pending
         var observations = [
             service.observe { names in pending.withLock { $0.formUnion(names) } },
@@ -70,6 +73,7 @@ final class MenuDataSource: Sendable {
         remarked.withLock { $0.removeAll() }
         shownProblems.withLock { $0 = StoreProblems(service.overrideStore) }
         var data = MenuData(table: table, service: service, label: label, syncChanges: syncChanges)
+        data.coverage = coverage.current(now: ProcessInfo.processInfo.systemUptime)
         if let serverSync {
             let status = serverSync.status
             observedServer.withLock { $0 = status }
@@ -145,7 +149,10 @@ final class MenuDataSource: Sendable {
             }
             return changed ? display(current) : nil
         }
-        guard !names.isEmpty || !shownAgain.isEmpty || previous != problems || server != nil else { return nil }
+        let coverage = coverage.poll(now: ProcessInfo.processInfo.systemUptime)
+        guard !names.isEmpty || !shownAgain.isEmpty || previous != problems || server != nil || coverage != nil else {
+            return nil
+        }
         let snapshot = ConfigurationStatusSnapshot(service: service)
         var statuses: [Int: ConfigurationKeyStatus] = [:]
         for name in names.union(shownAgain) {
@@ -156,7 +163,7 @@ final class MenuDataSource: Sendable {
             statuses: statuses, orphans: snapshot.orphans { table.index(of: $0) != nil },
             storeProblem: problems.lastError, liveReloadProblem: problems.liveReload,
             changedElsewhere: names.subtracting(mine), time: ProcessInfo.processInfo.systemUptime, server: server,
-            syncChanges: server == nil && shownAgain.isEmpty ? nil : syncChanges)
+            syncChanges: server == nil && shownAgain.isEmpty ? nil : syncChanges, coverage: coverage)
     }
 }
 

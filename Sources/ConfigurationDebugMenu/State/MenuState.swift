@@ -143,6 +143,8 @@ package struct KeyFilters: Equatable, Sendable {
     package var searchEverywhere = false
     /// Show only keys whose server value the last server sync changed.
     package var onlySyncChanged = false
+    /// Show only keys no program using the store read in this run (see ``MenuData/coverage``).
+    package var onlyUnread = false
 
     package init(scope: Int? = nil, query: String = "", onlyOverridden: Bool = false, onlyProblems: Bool = false) {
         self.scope = scope
@@ -152,7 +154,9 @@ package struct KeyFilters: Equatable, Sendable {
     }
 
     /// Whether any filter is on.
-    package var isActive: Bool { scope != nil || !query.isEmpty || onlyOverridden || onlyProblems || onlySyncChanged }
+    package var isActive: Bool {
+        scope != nil || !query.isEmpty || onlyOverridden || onlyProblems || onlySyncChanged || onlyUnread
+    }
 
     /// The module the list is restricted to: the selected one, unless a search covers every module.
     package var effectiveScope: Int? { searchEverywhere && !query.isEmpty ? nil : scope }

@@ -37,6 +37,7 @@ extension KeyList {
     ) {
         var title = filters.isActive ? "Keys · \(keyCount) of \(data.table.keys.count)" : "Keys · \(keyCount)"
         if orphanCount > 0 { title += " · \(orphanCount) orphaned" }
+        title += Self.coverageTitle(data.coverage, unregistered: unregisteredCount)
         var inner = grid.box(box, title: title, style: active ? theme.focusedBorder : theme.border)
         if filters.isActive {
             drawFilterLine(&grid, filters: filters, data: data, in: inner.row(0), theme: theme)
@@ -94,6 +95,8 @@ extension KeyList {
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
                     sourceStyle: theme.source(status.source), theme: theme)
+                drawReadMarker(
+                    &grid, data.coverage.read(named: descriptor.name), in: rect, selected: isSelected, theme: theme)
                 if !matcher.isEmpty, textMatches[key] == nil {
                     highlightMatches(
                         &grid, matcher: matcher, table: data.table, key: key, text: text, in: rect, columns: columns,
@@ -109,10 +112,16 @@ extension KeyList {
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
                     sourceStyle: theme.source(.overridden), theme: theme)
+            case .unregisteredHeading:
+                drawRule(&grid, Self.unregisteredHeading, in: rect, style: theme.problem)
+            case .unregistered(let index):
+                drawRow(
+                    &grid, Self.unregisteredRow(data.coverage.unregistered[index], columns: columns), in: rect,
+                    columns: columns, selected: isSelected, active: active, sourceStyle: theme.problem, theme: theme)
             }
         }
         if rows.count > inner.height || filters.isActive {
-            let position = " \(selectedOrdinal)/\(keyCount + orphanCount) "
+            let position = " \(selectedOrdinal)/\(keyCount + orphanCount + unregisteredCount) "
             grid.write(position, x: box.maxX - TextWidth.of(position) - 2, y: box.maxY - 1, style: theme.border)
         }
     }
@@ -161,6 +170,7 @@ extension KeyList {
         if filters.onlyOverridden { parts.append("overridden only") }
         if filters.onlyProblems { parts.append("problems only") }
         if filters.onlySyncChanged { parts.append("changed by the last sync") }
+        if filters.onlyUnread { parts.append("never read in this run") }
         let end = grid.write(" Filters: ", in: row, style: theme.muted)
         let rest = row.inset(left: end - row.x)
         let clear = "  Esc clears all "
@@ -169,13 +179,13 @@ extension KeyList {
         grid.write(clear, in: row.inset(left: shown - row.x), style: theme.muted)
     }
 
-    private func drawRule(_ grid: inout ScreenGrid, _ text: String, in rect: Rect, style: CellStyle) {
+    func drawRule(_ grid: inout ScreenGrid, _ text: String, in rect: Rect, style: CellStyle) {
         let end = grid.write(text, in: rect, style: style)
         grid.write(
             String(repeating: "─", count: max(0, rect.maxX - end)), x: end, y: rect.y, style: style, maxX: rect.maxX)
     }
 
-    private func drawRow(
+    func drawRow(
         _ grid: inout ScreenGrid, _ row: RowText, in rect: Rect, columns: Columns, selected: Bool, active: Bool,
         sourceStyle: CellStyle, theme: MenuTheme
     ) {

@@ -9,6 +9,7 @@ extension KeyList {
             (!filters.onlyOverridden || statuses[key].override != nil)
                 && (!filters.onlyProblems || statuses[key].hasProblem)
                 && (!filters.onlySyncChanged || data.syncChanges[table.keys[key].descriptor.name] != nil)
+                && (!filters.onlyUnread || data.coverage.read(named: table.keys[key].descriptor.name) == nil)
         }
         let matcher = FuzzyMatcher(query: filters.query)
         var rows: [Row] = []
@@ -53,6 +54,7 @@ extension KeyList {
                 rows.append(.orphanHeading)
                 rows.append(contentsOf: orphans.map { .orphan($0) })
             }
+            rows += unregisteredRows(data: data, filters: filters)
         }
         return rows
     }

@@ -14,12 +14,16 @@ package struct KeyList: Equatable, Sendable {
         case orphanHeading
         /// An orphaned override, by index in ``MenuData/orphans``.
         case orphan(Int)
+        /// The heading above keys the program read whose scope is not in its catalog.
+        case unregisteredHeading
+        /// A key the program read whose scope is not in its catalog, by index in ``ProgramCoverage/unregistered``.
+        case unregistered(Int)
 
         /// Whether the row can be selected.
         package var isSelectable: Bool {
             switch self {
-            case .key, .orphan: true
-            case .heading, .orphanHeading: false
+            case .key, .orphan, .unregistered: true
+            case .heading, .orphanHeading, .unregisteredHeading: false
             }
         }
     }
@@ -30,6 +34,8 @@ package struct KeyList: Equatable, Sendable {
     package private(set) var keyCount = 0
     /// How many of ``rows`` are orphaned overrides.
     package private(set) var orphanCount = 0
+    /// How many of ``rows`` are unregistered keys.
+    package private(set) var unregisteredCount = 0
     /// Keys found by what they say or hold (see ``TextSearch``) rather than by name, with the field that matched.
     package internal(set) var textMatches: [Int: TextSearch.Field] = [:]
     /// The selected row in ``rows``.
@@ -63,6 +69,12 @@ package struct KeyList: Equatable, Sendable {
         return orphan
     }
 
+    /// The selected unregistered key's index in ``ProgramCoverage/unregistered``, if one is selected.
+    package var selectedUnregistered: Int? {
+        guard rows.indices.contains(selection), case .unregistered(let index) = rows[selection] else { return nil }
+        return index
+    }
+
     /// Recomputes the rows, keeping the selected item selected if it is still listed (or selecting the first item,
     /// with `selectFirst`).
     package mutating func refresh(data: MenuData, filters: KeyFilters, visibleRows: Int, selectFirst: Bool = false) {
@@ -70,11 +82,13 @@ package struct KeyList: Equatable, Sendable {
         rows = computeRows(data: data, filters: filters)
         keyCount = 0
         orphanCount = 0
+        unregisteredCount = 0
         for row in rows {
             switch row {
             case .key: keyCount += 1
             case .orphan: orphanCount += 1
-            case .heading, .orphanHeading: break
+            case .unregistered: unregisteredCount += 1
+            case .heading, .orphanHeading, .unregisteredHeading: break
             }
         }
         if !selectFirst, let previous, let index = rows.firstIndex(of: previous) {

@@ -1,0 +1,72 @@
+import Foundation
+import ServiceConfiguration
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A running `config-demo` on a store, whose standard input the test writes (a line opens its profile screen) and
+/// whose output it collects.
+final class DemoProcess {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let lines = Locked("")
+
+    init(store: URL) throws {
+        process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
+            .appendingPathComponent("config-demo")
+        process.arguments = ["--store", store.path]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let lines = self.lines
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            lines.withLock { $0 += text }
+        }
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Everything the demo printed so far.
+    var printed: String { lines.withLock { $0 } }
+
+    /// Waits (polling) until the demo printed `text`.
+    func wait(for text: String, within seconds: Double = 60) async throws -> Bool {
+        try await poll(within: seconds) { self.printed.contains(text) }
+    }
+
+    /// Presses Enter: the demo opens its profile screen (and reads its keys).
+    func pressEnter() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+    }
+
+    /// Sends `signal` and waits (polling) until the process is gone (reaped or a zombie).
+    func stop(with signal: Int32) async throws -> Bool {
+        kill(pid, signal)
+        return try await poll(within: 20) {
+            guard self.process.isRunning else { return true }
+            let stat = (try? String(contentsOfFile: "/proc/\(self.pid)/stat", encoding: .utf8)) ?? ""
+            return stat.isEmpty || stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
+    }
+
+    deinit {
+        if process.isRunning { kill(pid, SIGKILL) }
+        output.fileHandleForReading.readabilityHandler = nil
+        try? input.fileHandleForWriting.close()
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held.
+func poll(within seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return try condition()
+}
