@@ -150,6 +150,34 @@ struct CoverageScreenTests {
         #expect(text.contains("not read by shop-app (pid 4242) or evil\\u{001B}]0;title\\u{0007} (pid 7) in this run"))
     }
 
+    @Test("an override a program refused is marked ✗, listed under problems and explained; another value is not")
+    func rejectedByProgram() throws {
+        var state = try MenuFixture.state()
+        var report = Self.report()
+        report.rejectedOverrides = [
+            .init(name: "function.chat.greeting", value: "Hi 👋", reason: "expected at most 2 characters\u{1B}[2J"),
+            .init(name: "function.chat.reactions", value: "an older value", reason: "not a list"),
+        ]
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(
+                    statuses: [:], orphans: state.data.orphans, storeProblem: nil,
+                    coverage: ProgramCoverage(programs: [report]))))
+        MenuFixture.select("function.chat.greeting", in: &state)
+        let text = renderer.render(state).text
+        // The reason wraps onto the next line of the details; its escape is shown, never sent.
+        #expect(text.contains("✗ rejected by shop-app (pid 4242, running):"))
+        #expect(text.contains("expected at most 2 characters\\u{001B}[2J"))
+        #expect(!text.contains("\u{1B}"))
+        let row = try #require(text.split(separator: "\n").first { $0.contains("Greeting") && $0.contains("Hi") })
+        #expect(row.contains("✗"))
+        reduce(&state, .toggleOnlyProblems)
+        #expect(Self.listedKeys(state).contains("function.chat.greeting"))
+        // The program refused a value the override no longer holds: nothing to report for the current one.
+        #expect(!Self.listedKeys(state).contains("function.chat.reactions"))
+    }
+
     @Test("an ended program's reads still show, marked ended")
     func ended() throws {
         var state = try Self.state(status: .ended)

@@ -86,7 +86,7 @@ struct ServerLineTests {
         var state = try S.state()
         let marked = state.data.table.keys.indices.filter {
             KeyList.flags(
-                state.data.statuses[$0],
+                state.data.statuses[$0], rejectedByProgram: false,
                 syncChanged: state.data.syncChanges[state.data.table.keys[$0].descriptor.name] != nil, changed: false
             ).contains("↻")
         }

@@ -117,6 +117,9 @@ package enum DetailsPane {
             if let rejection = status.rejections.first(where: { $0.source == .overridden }) {
                 override.append(("  ✗ not applied: \(rejection.reason)", theme.problem))
             }
+            for (program, reason) in data.coverage.rejections(of: status.name, value: entry.value).prefix(3) {
+                override.append(("  ✗ rejected by \(program.label): \(reason)", theme.problem))
+            }
         } else if !status.isQuarantined {
             override.append(("none", theme.muted))
         }

@@ -102,6 +102,21 @@ package struct ProgramCoverage: Equatable, Sendable {
         )
     }
 
+    /// The programs that refused `value` as the override of the key named `name` (a standalone tool validates a
+    /// custom string type only as text; the program decodes it for real). A rejection of another value is left
+    /// out: the program has not seen this one yet.
+    package func rejections(of name: String, value: String) -> [(program: ProgramReport, reason: String)] {
+        programs.flatMap { program in
+            program.rejectedOverrides.filter { $0.name == name && $0.value == value }.map { (program, $0.reason) }
+        }
+    }
+
+    /// Whether a program refused the key's current override.
+    package func rejectsOverride(of status: ConfigurationKeyStatus) -> Bool {
+        guard let value = status.override?.value else { return false }
+        return !rejections(of: status.name, value: value).isEmpty
+    }
+
     /// A report's status in words: `running`, `ended at …`, `stale: the process is gone …`.
     package static func describeStatus(of report: ProgramReport) -> String {
         switch report.status {

@@ -89,7 +89,8 @@ extension KeyList {
                     value: valueText(key, data: data, query: filters.query),
                     source: status.source.description,
                     flags: Self.flags(
-                        status, syncChanged: data.syncChanges[descriptor.name] != nil,
+                        status, rejectedByProgram: data.coverage.rejectsOverride(of: status),
+                        syncChanged: data.syncChanges[descriptor.name] != nil,
                         changed: changedElsewhere[descriptor.name] != nil)
                 )
                 drawRow(
@@ -144,13 +145,15 @@ extension KeyList {
         return "≈ " + (start == text.startIndex ? "" : "…") + text[start...]
     }
 
-    /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied,
-    /// `~` the override is stale, `↻` the last server sync changed its server value, `*` changed elsewhere moments
-    /// ago.
-    static func flags(_ status: ConfigurationKeyStatus, syncChanged: Bool, changed: Bool) -> String {
+    /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied
+    /// (here, or by a program that reported it), `~` the override is stale, `↻` the last server sync changed its
+    /// server value, `*` changed elsewhere moments ago.
+    static func flags(
+        _ status: ConfigurationKeyStatus, rejectedByProgram: Bool, syncChanged: Bool, changed: Bool
+    ) -> String {
         var flags = ""
         if status.isServerValueRejected { flags += "!" }
-        if status.isOverrideNotApplied { flags += "✗" }
+        if status.isOverrideNotApplied || rejectedByProgram { flags += "✗" }
         if status.isStale { flags += "~" }
         if syncChanged { flags += "↻" }
         if changed { flags += "*" }

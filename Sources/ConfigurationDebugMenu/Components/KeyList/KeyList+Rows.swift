@@ -7,7 +7,8 @@ extension KeyList {
         let statuses = data.statuses
         func passes(_ key: Int) -> Bool {
             (!filters.onlyOverridden || statuses[key].override != nil)
-                && (!filters.onlyProblems || statuses[key].hasProblem)
+                && (!filters.onlyProblems || statuses[key].hasProblem
+                    || data.coverage.rejectsOverride(of: statuses[key]))
                 && (!filters.onlySyncChanged || data.syncChanges[table.keys[key].descriptor.name] != nil)
                 && (!filters.onlyUnread || data.coverage.read(named: table.keys[key].descriptor.name) == nil)
         }
