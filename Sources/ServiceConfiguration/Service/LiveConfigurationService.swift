@@ -37,12 +37,13 @@ public final class LiveConfigurationService: ConfigurationService {
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
-        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
+        programVersion: ProgramVersion? = nil
     ) {
         self.init(
             serverValues: serverValues, catalog: catalog,
             overrideStore: InMemoryOverrideStore(entries: overrides.mapValues { OverrideEntry(value: $0, setAt: nil) }),
-            watchMode: nil, overridePolicy: overridePolicy)
+            watchMode: nil, overridePolicy: overridePolicy, programVersion: programVersion)
     }
 
     /// Creates a service whose overrides live in `overrideStore` (a ``FileOverrideStore`` shared with the debug
@@ -51,16 +52,40 @@ public final class LiveConfigurationService: ConfigurationService {
     /// The store is read now; a problem with it (see ``OverrideStore/lastError``) leaves the service on server and
     /// default values. With a `watchMode`, changes other processes make to the store are picked up live; pass `nil`
     /// to read it only now and on your own ``OverrideStore/reload()`` calls.
-    public init(
+    ///
+    /// `programVersion` is the version this program runs as: overrides set "until version 14.2" stop applying from
+    /// that version on (without it, that rule is never met). Overrides set for a while stop applying when their time
+    /// comes, without a restart: the service's observers fire then, on a background thread.
+    public convenience init(
         serverValues: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overrideStore: any OverrideStore,
         watchMode: OverrideStoreWatchMode? = .automatic,
-        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
+        programVersion: ProgramVersion? = nil
+    ) {
+        self.init(
+            serverValues: serverValues, catalog: catalog, overrideStore: overrideStore, watchMode: watchMode,
+            overridePolicy: overridePolicy, programVersion: programVersion, clock: SystemOverrideClock())
+    }
+
+    /// A service whose expiry times are judged by `clock` (tests move it by hand).
+    package init(
+        serverValues: [String: String] = [:],
+        catalog: ConfigurationCatalog? = nil,
+        overrideStore: any OverrideStore,
+        watchMode: OverrideStoreWatchMode?,
+        overridePolicy: ConfigurationOverridePolicy,
+        programVersion: ProgramVersion?,
+        clock: any OverrideClock
     ) {
         engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
-        layer = OverrideLayer(engine: engine, store: overrideStore, watchMode: watchMode)
+        layer = OverrideLayer(
+            engine: engine, store: overrideStore, watchMode: watchMode, clock: clock, programVersion: programVersion)
     }
+
+    /// The version this program runs as, for overrides set "until version" (`nil`: not given).
+    public var programVersion: ProgramVersion? { layer.programVersion }
 
     /// The key's effective value.
     @inlinable
@@ -90,8 +115,9 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Makes the keys of `catalog` known to string-level operations and change detection.
     public func register(_ catalog: ConfigurationCatalog) { engine.register(catalog) }
 
-    /// Replaces the server layer; overrides are kept.
-    public func updateServerValues(_ values: [String: String]) { engine.replaceServerValues(values) }
+    /// Replaces the server layer; overrides are kept (those set "until the server changes" expire if their key's
+    /// value changed, in the same step).
+    public func updateServerValues(_ values: [String: String]) { layer.replaceServerValues(values) }
 
     /// Overrides the key with `value`, saving it to the override store first.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
@@ -106,6 +132,12 @@ public final class LiveConfigurationService: ConfigurationService {
     /// cannot save; in both cases nothing changes.
     public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
         try layer.update([name: rawValue], note: note, validate: true)
+    }
+
+    /// Overrides the key named `name` with a validated wire string that stops applying by `expiry`; see
+    /// ``ConfigurationService/setOverride(rawValue:forKeyNamed:note:expiry:)``.
+    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?, expiry: OverrideExpiry?) throws {
+        try layer.update([name: rawValue], note: note, expiry: expiry, validate: true)
     }
 
     /// Removes the override of the key named `name`, if any (an entry kept without being applied included).
@@ -126,6 +158,22 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Puts stored entries back exactly as given, metadata included (an undo, an import), in one write.
     public func restoreOverrides(_ entries: [String: OverrideEntry?]) throws {
         try layer.restore(entries)
+    }
+
+    /// Puts stored entries back, recorded with `reason`, if the keys of `expecting` still hold those entries.
+    public func restoreOverrides(
+        _ entries: [String: OverrideEntry?], reason: OverrideChangeReason, expecting: [String: OverrideEntry?]?
+    ) throws {
+        try layer.restore(entries, reason: reason, expecting: expecting)
+    }
+
+    /// The stored overrides that have expired, with why (kept, not applied, until pruned).
+    public var expiredOverrides: [String: OverrideExpiration] { layer.expiredOverrides }
+
+    /// Removes the stored overrides that have expired, as one change.
+    @discardableResult
+    public func pruneExpiredOverrides() throws -> [String: OverrideEntry] {
+        try layer.prune()
     }
 
     /// Calls `handler` after each change with the names of the keys whose effective value changed.

@@ -134,7 +134,8 @@ extension FileOverrideStore {
     ///
     /// A result past ``OverrideStoreLimits`` (two large profiles merged) is refused before anything is written.
     public func apply(_ plan: OverrideImportPlan) throws(OverrideStoreError) {
-        try modify(replacingAll: plan.mode == .replace) { entries in
+        let reason = OverrideChangeReason(.importProfile, detail: plan.source.lastPathComponent)
+        try modify(replacingAll: plan.mode == .replace, reason: reason) { entries in
             for (key, entry) in plan.incoming { entries[key] = entry }
         }
     }
