@@ -8,6 +8,10 @@ import ServiceConfiguration
 //   store-test-helper hammer FILE PREFIX COUNT    COUNT writes of PREFIX.i = i, printing "ok i" after each returns
 //   store-test-helper limited BYTES FILE KEY VALUE   one write with RLIMIT_FSIZE = BYTES (a disk that is "full")
 //   store-test-helper stamp-set FILE KEY VALUE     one write, then prints the monotonic clock in nanoseconds
+//   store-test-helper crash-after-save FILE KEY VALUE base|append
+//                                                 one write that kills itself (SIGKILL) after the store is saved,
+//                                                 before the journal records it (base) or before the line (append)
+//   store-test-helper pid                         prints this process's id and the name the journal records
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -51,6 +55,18 @@ case "limited" where arguments.count == 5:
 case "stamp-set" where arguments.count == 4:
     do { try store(arguments[1]).set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
     emit(String(DispatchTime.now().uptimeNanoseconds))
+case "crash-after-save" where arguments.count == 5:
+    let point: StoreFileOperation = arguments[4] == "base" ? .journalBase : .journalAppend
+    let target = FileOverrideStore(
+        url: URL(fileURLWithPath: arguments[1]),
+        faults: { operation in
+            if operation == point { kill(getpid(), SIGKILL) }
+            return nil
+        })
+    do { try target.set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
+    fail("still alive after the save")
+case "pid" where arguments.count == 1:
+    emit("\(getpid()) \(OverrideChangeOrigin.program().name)")
 default:
-    fail("usage: store-test-helper set|hammer|limited|stamp-set ...")
+    fail("usage: store-test-helper set|hammer|limited|stamp-set|crash-after-save|pid ...")
 }

@@ -7,7 +7,7 @@ public import Foundation
 /// try service.setOverride(rawValue: "Y", forKeyNamed: "function.album.like.enabled", note: nil,
 ///                         expiry: OverrideExpiry(expiresAt: Date().addingTimeInterval(2 * 3600)))
 /// OverrideExpiry(untilServerChanges: true)     // follow the server again once it sends something new
-/// OverrideExpiry(untilVersion: "14.2")         // a workaround until the fixed version ships
+/// OverrideExpiry(untilVersion: ProgramVersion("14.2"))   // a workaround until the fixed version ships
 /// ```
 ///
 /// An expired override stays in the store (shown as expired, not applied) until it is removed: `config-menu prune`,

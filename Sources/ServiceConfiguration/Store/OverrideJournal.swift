@@ -56,7 +56,7 @@ public struct OverrideJournal: Sendable {
         guard !records.isEmpty else { return }
         try check(.journalAppend)
         let path = url.path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system("cannot open the journal \(path)", errno) }
         defer { close(descriptor) }
         var info = stat()

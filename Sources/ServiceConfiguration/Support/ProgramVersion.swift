@@ -5,10 +5,10 @@
 /// that version on:
 ///
 /// ```swift
-/// let service = LiveConfigurationService(catalog: catalog, overrideStore: store, programVersion: "14.2")
+/// let service = LiveConfigurationService(catalog: catalog, overrideStore: store, programVersion: ProgramVersion("14.2"))
 /// ProgramVersion("14.10")! > ProgramVersion("14.9")!    // true
 /// ```
-public struct ProgramVersion: Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ProgramVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The numbers, as written (trailing zeros kept, so ``description`` shows what was given).
     public let components: [Int]
 
@@ -29,14 +29,6 @@ public struct ProgramVersion: Sendable, Hashable, Comparable, CustomStringConver
         }
         guard components.count <= 8 else { return nil }
         self.components = components
-    }
-
-    /// A version from a literal; a literal that is not a version is a programming error and traps.
-    public init(stringLiteral value: String) {
-        guard let version = ProgramVersion(value) else {
-            preconditionFailure("\"\(value)\" is not a version like 14.2")
-        }
-        self = version
     }
 
     /// The version as written, without a leading `v`: `14.2`.
