@@ -41,12 +41,12 @@ struct Invocation {
     /// Options that take a value.
     static let valued: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
-        "--server-url", "--sync-interval",
+        "--server-url", "--sync-interval", "--for", "--until-version", "--program-version", "--profiles", "--limit",
     ]
     /// Options every command accepts.
     static let global: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
-        "--server-url", "--sync-interval",
+        "--server-url", "--sync-interval", "--program-version",
     ]
 
     /// Parses `arguments`; `malformed` holds the indices of arguments that were not valid UTF-8.
@@ -155,7 +155,7 @@ enum CommandLineTool {
     static func run(_ invocation: Invocation) throws {
         guard let command = invocation.command else {
             if invocation.flags.contains("--help") { return try Output.line(Help.overview) }
-            try invocation.check(allowed: ["--no-mouse"])
+            try invocation.check(allowed: ["--no-mouse", "--profiles"])
             return try openMenu(invocation)
         }
         if command == "help" {
@@ -180,6 +180,10 @@ enum CommandLineTool {
         case "catalog": try commands.catalog()
         case "sync": try SyncCommands(invocation: invocation).sync()
         case "status": try SyncCommands(invocation: invocation).status()
+        case "history": try LifecycleCommands(invocation: invocation).history()
+        case "undo": try LifecycleCommands(invocation: invocation).undo()
+        case "prune": try LifecycleCommands(invocation: invocation).prune()
+        case "diff": try LifecycleCommands(invocation: invocation).diff()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }
     }
@@ -190,7 +194,9 @@ enum CommandLineTool {
             catalog: context.catalog,
             service: context.service,
             serverSync: try ServerOptions.menuSync(invocation, service: context.service),
-            options: .init(mouse: !invocation.flags.contains("--no-mouse"), label: context.label)
+            options: .init(
+                mouse: !invocation.flags.contains("--no-mouse"), label: context.label,
+                scenariosFolder: invocation.options["--profiles"].map { URL(fileURLWithPath: $0, isDirectory: true) })
         ).run()
     }
 }
@@ -205,7 +211,8 @@ struct ToolContext {
 
     /// Reads the options' catalog, server values and store. A store that cannot be used at all (a folder, another
     /// user's file) throws; a corrupt one is left to the command (``failIfCorrupt()``, ``warnIfCorrupt()``);
-    /// quarantined entries and unreadable fields are reported as warnings.
+    /// quarantined entries and unreadable fields are reported as warnings. The menu (`watch`) records its changes as
+    /// the menu's, commands as the command line's.
     init(_ invocation: Invocation, watch: Bool = false) throws {
         let storeURL = try Self.storeURL(invocation)
         var defaultServerValues: [String: String] = [:]
@@ -229,13 +236,14 @@ struct ToolContext {
         serverValues =
             try invocation.options["--server-values"].map(Self.readServerValues)
             ?? ServerOptions.initialServerValues(invocation) ?? defaultServerValues
-        store = FileOverrideStore(url: storeURL)
+        store = FileOverrideStore(url: storeURL, origin: watch ? .menu : .cli)
         service = LiveConfigurationService(
             serverValues: serverValues,
             catalog: catalog,
             overrideStore: store,
             watchMode: watch ? .automatic : nil,
-            overridePolicy: .allBuilds  // the tool edits overrides, in a release build too
+            overridePolicy: .allBuilds,  // the tool edits overrides, in a release build too
+            programVersion: try ExpiryOptions.programVersion(invocation)
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }
         let problems = store.problems

@@ -37,10 +37,11 @@ struct KeyReport {
     var storeProblems: [OverrideStoreProblem] { status.storeProblems }
     var isQuarantined: Bool { status.isQuarantined }
 
-    /// The menu's marks: `!` server value rejected, `✗` override not applied, `~` stale, `?` orphan, `⚠` a stored
-    /// field could not be read.
+    /// The menu's marks: `!` server value rejected, `✗` override not applied, `⊘` expired, `~` stale, `=` equal to
+    /// the server value, `?` orphan, `⚠` a stored field could not be read.
     var flags: String {
-        (status.isServerValueRejected ? "!" : "") + (status.isOverrideNotApplied ? "✗" : "") + (stale ? "~" : "")
+        (status.isServerValueRejected ? "!" : "") + (status.isOverrideNotApplied ? "✗" : "")
+            + (status.isExpired ? "⊘" : "") + (stale ? "~" : "") + (status.isRedundant ? "=" : "")
             + (orphan ? "?" : "") + (storeProblems.contains(where: \.isApplied) ? "⚠" : "")
     }
 
@@ -79,6 +80,11 @@ struct KeyReport {
             ),
             ("stale", .bool(stale)),
             ("orphan", .bool(orphan)),
+            ("expiresAt", optional(override?.expiry.expiresAt.map(Timestamp.format))),
+            ("expiry", override.map { HistoryReport.expiryJSON($0.expiry) } ?? .null),
+            ("expired", .bool(status.isExpired)),
+            ("expiredBecause", optional(status.expiration?.kind)),
+            ("redundant", .bool(status.isRedundant)),
             (
                 "storeProblems",
                 .array(
@@ -117,8 +123,9 @@ struct KeyReport {
         }
         lines.append("")
         lines.append(
-            "flags: ! the server value is rejected, ✗ the override is not applied, ~ stale override, ? orphaned "
-                + "override, ⚠ a stored field could not be read (see get KEY)")
+            "flags: ! the server value is rejected, ✗ the override is not applied, ⊘ the override has expired "
+                + "(config-menu prune removes it), ~ stale override, = the override equals the server value, "
+                + "? orphaned override, ⚠ a stored field could not be read (see get KEY)")
         return lines.joined(separator: "\n")
     }
 
@@ -147,6 +154,17 @@ struct KeyReport {
                 overrideLine += "  not applied: \(show(rejection.reason))"
             }
             lines.append(overrideLine)
+            if let expiration = status.expiration {
+                lines.append("  expired   \(show(expiration.description)); not applied (config-menu prune removes it)")
+            } else if !override.expiry.isNever {
+                lines.append("  expires   \(override.expiry.description)")
+            }
+            if status.isRedundant {
+                lines.append(
+                    "  redundant: the override equals the server value, so it changes nothing now and will stop "
+                        + "following the server; `config-menu set \(show(name)) \(quoted(override.value)) "
+                        + "--until-server-changes` makes it follow again, `config-menu reset \(show(name))` removes it")
+            }
             if stale {
                 lines.append(
                     "  stale: the server sent \(quoted(override.serverValueWhenSet)) when it was set and sends \(quoted(server)) now"

@@ -72,7 +72,8 @@ struct CommandLineTests {
         #expect(
             Set(object.keys) == [
                 "name", "scope", "title", "type", "control", "value", "source", "default", "server", "override",
-                "rejections", "stale", "orphan", "storeProblems",
+                "rejections", "stale", "orphan", "storeProblems", "expiresAt", "expiry", "expired", "expiredBecause",
+                "redundant",
             ]
         )
         #expect(object["value"] as? String == "Y")

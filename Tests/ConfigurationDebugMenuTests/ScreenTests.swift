@@ -80,8 +80,14 @@ struct ScreenTests {
         reduce(&state, .help)
         let grid = renderer.render(state)
         try expectScreen(grid, "help")
+        // Every page of it, scrolling down.
+        var text = grid.text
+        for _ in 0..<5 {
+            reduce(&state, .page(1))
+            text += renderer.render(state).text
+        }
         for binding in Keymap.bindings(for: .keys) {
-            #expect(grid.text.contains(binding.help), "help misses \(binding.help)")
+            #expect(text.contains(binding.help), "help misses \(binding.help)")
         }
     }
 

@@ -126,6 +126,35 @@ package enum DetailsPane {
                 )
             ])
         }
+        if let expiration = status.expiration {
+            lines.append([
+                (
+                    "⊘ \(expiration.description): not applied · x gives it a new expiry, P removes expired overrides",
+                    theme.problem
+                )
+            ])
+        }
+        if status.isRedundant {
+            lines.append([
+                (
+                    "= equals the server value: it changes nothing now and will stop following the server · x: until "
+                        + "the server changes · r removes it", theme.problem
+                )
+            ])
+        }
+        let changes = data.history.changes(forKey: status.name)
+        if !changes.isEmpty {
+            var history: Line = [("History   ", theme.muted)]
+            for (offset, record) in changes.suffix(3).reversed().enumerated() {
+                let change = record.changes.first { $0.key == status.name }
+                let who = record.origin == data.origin ? "you" : record.origin.shortDescription
+                let what = change?.new.map { "= " + ValueText.quoted($0.value) } ?? "removed"
+                let time = ValueText.time(record.time).dropLast(4)
+                history.append(((offset > 0 ? " · " : "") + "\(time) \(who) \(what)", theme.text))
+            }
+            history.append(("  (H: all changes)", theme.muted))
+            lines.append(history)
+        }
         if status.isStale, let entry = status.override {
             lines.append([
                 (
@@ -159,6 +188,7 @@ package enum DetailsPane {
         guard let entry else { return [] }
         var parts: [String] = []
         if let setAt = entry.setAt { parts.append("set \(ValueText.time(setAt))") }
+        if !entry.expiry.isNever { parts.append("expires \(entry.expiry.description)") }
         if let note = entry.note { parts.append("note: \(note)") }
         return parts.isEmpty ? [] : [("  · " + parts.joined(separator: " · "), theme.muted)]
     }
@@ -172,7 +202,9 @@ extension ScreenGrid {
         for (text, style) in segments {
             x = write(text, x: x, y: rect.y, style: style, maxX: rect.maxX)
         }
-        if x >= rect.maxX, let last = segments.last, !last.text.isEmpty {
+        // Only a cut line ends in "…"; one that fills the row exactly (a wrapped row) is shown whole.
+        let needed = segments.reduce(0) { $0 + ScreenGrid.displayWidth(of: $1.text) }
+        if x >= rect.maxX, needed > rect.width, let last = segments.last, !last.text.isEmpty {
             write("…", x: rect.maxX - 1, y: rect.y, style: ellipsisStyle)
         }
     }

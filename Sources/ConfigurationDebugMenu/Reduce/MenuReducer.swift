@@ -19,16 +19,32 @@ package enum MenuReducer {
         case .refreshed(let update):
             apply(update, to: &state)
             return []
-        case .writeSucceeded(let write, let undo):
-            if !undo.entries.isEmpty { state.undoStack.append(undo) }
-            if state.undoStack.count > 100 { state.undoStack.removeFirst() }
-            state.inform("Saved: \(write.summary)")
+        case .writeSucceeded(let write):
+            state.inform("Saved: \(write.summary)" + (write.expiry.map { "; expiry: \($0.title)" } ?? ""))
             return []
-        case .undoSucceeded(let step):
-            // An undo step is taken off the stack only once it is saved, so a failed undo can be tried again.
-            if state.undoStack.last == step { state.undoStack.removeLast() }
-            state.inform("Undone: \(step.summary)")
+        case .undoProposed(let proposal):
+            return proposeUndo(&state, proposal)
+        case .undoSucceeded(let summary):
+            state.inform("Undone: \(summary)")
             return []
+        case .pruned(let keys):
+            state.inform(
+                keys.isEmpty
+                    ? "No expired overrides" : "Removed \(keys.count) expired override\(keys.count == 1 ? "" : "s")")
+            return []
+        case .scenariosLoaded(let listing):
+            if case .scenarios(var view) = state.mode {
+                view.listing = listing
+                view.selection = min(view.selection, max(0, listing.scenarios.count - 1))
+                state.mode = .scenarios(view)
+            }
+            return []
+        case .scenarioApplied(let name):
+            state.inform("Applied scenario \(name) (u undoes it)")
+            return []
+        case .scenarioSaved(let name):
+            state.inform("Saved the overrides as scenario \(name)")
+            return [.loadScenarios]
         case .writeFailed(let message):
             state.fail("not saved: \(message)")
             return []
@@ -68,6 +84,10 @@ package enum MenuReducer {
                 state.mode = .help(help)
             }
             return []
+        case .history(let view): return history(&state, view, action)
+        case .scenarios(let view): return scenarios(&state, view, action)
+        case .prompting(let prompt): return answer(&state, prompt, action)
+        case .choosingExpiry(let menu): return chooseExpiry(&state, menu, action)
         }
     }
 
@@ -110,11 +130,16 @@ package enum MenuReducer {
         var editor = editor
         switch action {
         case .editSave:
-            return save(&state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere)
+            return save(
+                &state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere,
+                expiry: editor.expiry)
         case .editCancel:
             cancelEdit(&state, key: editor.key, changed: editor.isChanged)
         case .help:
             state.mode = .help(HelpScreen(context: .editing, returnTo: state.mode))
+        case .cycleExpiry:
+            editor.expiry = nextExpiry(after: editor.expiry)
+            state.mode = .editing(editor)
         default:
             guard editor.field.update(action) else { return [] }
             editor.validation = validate(state, editor.key, editor.field.string)
@@ -127,9 +152,14 @@ package enum MenuReducer {
         var editor = editor
         switch action {
         case .editSave:
-            return save(&state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere)
+            return save(
+                &state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere,
+                expiry: editor.expiry)
         case .editCancel:
             cancelEdit(&state, key: editor.key, changed: editor.isChanged)
+        case .cycleExpiry:
+            editor.expiry = nextExpiry(after: editor.expiry)
+            state.mode = .editingJSON(editor)
         case .externalEdit:
             return [.openExternalEditor(key: editor.key, text: editor.text)]
         case .help:
@@ -145,7 +175,8 @@ package enum MenuReducer {
     /// Saves an editor's value if it is valid (asking first when another process changed the key meanwhile);
     /// otherwise says why and stays in the editor.
     private static func save(
-        _ state: inout MenuState, key: Int, _ validation: Validation, changedElsewhere theirs: String?
+        _ state: inout MenuState, key: Int, _ validation: Validation, changedElsewhere theirs: String?,
+        expiry: ExpiryChoice?
     ) -> [MenuEffect] {
         switch validation {
         case .valid(let canonical):
@@ -155,7 +186,7 @@ package enum MenuReducer {
                 return []
             }
             state.mode = .browsing
-            return set(&state, key: key, value: canonical)
+            return set(&state, key: key, value: canonical, expiry: expiry)
         case .invalid(let reason):
             state.fail("not saved: \(reason)")
             return []
@@ -271,23 +302,35 @@ package enum MenuReducer {
             case .overwrite(_, _, .editing(var editor)):
                 editor.changedElsewhere = nil
                 state.mode = .editing(editor)
-                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil)
+                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil, expiry: editor.expiry)
             case .overwrite(_, _, .editingJSON(var editor)):
                 editor.changedElsewhere = nil
                 state.mode = .editingJSON(editor)
-                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil)
+                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil, expiry: editor.expiry)
             default:
                 state.mode = .browsing
             }
         case (.discardEdit(_, let editor), .cancel), (.quitDiscardingEdit(_, let editor), .cancel),
             (.overwrite(_, _, let editor), .cancel):
             state.mode = editor
-        case (.undoOverChanges(let step, _), .confirm):
+        case (.undo(let proposal, _), .confirm):
             state.mode = .browsing
-            return [.undo(step)]
-        case (.undoOverChanges, .cancel):
+            return [.undo(proposal)]
+        case (.undo(_, let own), .cancel):
             state.mode = .browsing
-            state.inform("Nothing was undone; their change stays")
+            state.inform(own ? "Nothing was undone" : "Nothing was undone; their change stays")
+        case (.pruneExpired, .confirm):
+            state.mode = .browsing
+            return [.pruneExpired]
+        case (.pruneExpired, .cancel):
+            state.mode = .browsing
+            state.inform("The expired overrides stay (not applied)")
+        case (.applyScenario(let name, _, let changes, let view), .confirm):
+            state.mode = .scenarios(view)
+            return [.applyScenario(name: name, changes: changes)]
+        case (.applyScenario(_, _, _, let view), .cancel):
+            state.mode = .scenarios(view)
+            state.inform("Nothing was applied")
         default:
             break
         }

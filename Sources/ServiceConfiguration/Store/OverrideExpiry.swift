@@ -36,12 +36,13 @@ public struct OverrideExpiry: Sendable, Hashable {
     /// Whether no rule is set.
     public var isNever: Bool { expiresAt == nil && !untilServerChanges && untilVersion == nil }
 
-    /// The rules for people: `until 2026-11-29 16:05 UTC, or when the server value changes, or from version 14.2`.
+    /// When it expires, for people (after "expires"): `at 2026-11-29 16:05 UTC, or when the server value changes,
+    /// or from version 14.2`; `never` without a rule.
     public var description: String {
         var parts: [String] = []
-        if let expiresAt { parts.append("until \(Self.time(expiresAt))") }
-        if untilServerChanges { parts.append("until the server value changes") }
-        if let untilVersion { parts.append("until version \(untilVersion)") }
+        if let expiresAt { parts.append("at \(Self.time(expiresAt))") }
+        if untilServerChanges { parts.append("when the server value changes") }
+        if let untilVersion { parts.append("from version \(untilVersion)") }
         return parts.isEmpty ? "never" : parts.joined(separator: ", or ")
     }
 

@@ -105,7 +105,7 @@ public struct OverrideJournalRecord: Sendable, Hashable, Identifiable {
 
     /// What changed besides the value: `expiry: until 2026-11-29 16:05 UTC`, `note changed`.
     static func metadataChange(_ old: OverrideEntry, _ new: OverrideEntry) -> String {
-        if old.expiry != new.expiry { return "expiry: \(new.expiry.description)" }
+        if old.expiry != new.expiry { return "expires \(new.expiry.description)" }
         if old.note != new.note { return new.note == nil ? "note removed" : "note changed" }
         return "metadata changed"
     }
