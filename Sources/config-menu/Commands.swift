@@ -186,7 +186,8 @@ struct Commands {
         } else {
             try Output.line(
                 "\(plan.mode == .replace ? "replace" : "merge") from \(VisibleText.escaped(file)): \(plan.summary)\n"
-                    + HistoryReport.lines(diff, from: "current overrides", to: "after the import").joined(separator: "\n"))
+                    + HistoryReport.lines(diff, from: "current overrides", to: "after the import").joined(
+                        separator: "\n"))
         }
         if invocation.flags.contains("--dry-run") { return }
         if plan.hasProblems, !invocation.flags.contains("--force") {

@@ -151,7 +151,8 @@ struct LifecycleCommands {
         let removed = try context.service.pruneExpiredOverrides()
         context.reportMovedAside()
         if json {
-            try Output.line(JSONWriter.string(.object([("removed", .array(removed.keys.sorted().map(JSONValue.string)))])))
+            try Output.line(
+                JSONWriter.string(.object([("removed", .array(removed.keys.sorted().map(JSONValue.string)))])))
         } else if removed.isEmpty {
             try Output.line("no expired overrides")
         } else {
@@ -181,7 +182,9 @@ struct LifecycleCommands {
             let context = try ToolContext(invocation)
             old = context.store.entries
             from = "current overrides"
-            if let error = context.store.lastError, error.kind == .corrupt { CommandLineTool.report("warning: \(error)") }
+            if let error = context.store.lastError, error.kind == .corrupt {
+                CommandLineTool.report("warning: \(error)")
+            }
         }
         let diff = OverrideDiff(from: old, to: target)
         if json {

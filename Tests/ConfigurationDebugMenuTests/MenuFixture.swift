@@ -117,6 +117,22 @@ enum MenuFixture {
         return data
     }
 
+    /// A scenarios folder: a profile that sets an A/B test and changes a limit, and one that cannot be read.
+    static let scenarios = ScenarioListing(
+        folder: "/home/qa/.local/state/fixture/scenarios",
+        scenarios: [
+            Scenario(
+                name: "checkout-one-tap", path: "/home/qa/.local/state/fixture/scenarios/checkout-one-tap.json",
+                entries: [
+                    "ab.payments.checkout": OverrideEntry(value: "off", setAt: nil),
+                    "function.payments.daily_limit": OverrideEntry(value: "2,000", setAt: nil),
+                    "function.media.quality": OverrideEntry(value: "95", setAt: nil),
+                ]),
+            Scenario(
+                name: "broken", path: "/home/qa/.local/state/fixture/scenarios/broken.json", entries: [:],
+                problem: "not valid JSON: expected a value at line 1, column 1"),
+        ])
+
     /// This menu, as the history records it.
     static let origin = OverrideChangeOrigin(kind: .menu, name: "config-menu", pid: 4242)
 

@@ -379,7 +379,8 @@ struct ReducerTests {
             ])
     }
 
-    @Test("u asks the runtime for the last recorded change; this menu's own is undone at once, nothing recorded says so")
+    @Test(
+        "u asks the runtime for the last recorded change; this menu's own is undone at once, nothing recorded says so")
     func undo() throws {
         var state = try MenuFixture.state()
         #expect(reduce(&state, .undo) == [.proposeUndo])

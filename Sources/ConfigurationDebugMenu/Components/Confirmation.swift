@@ -53,7 +53,8 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .discardEdit: "y discards · n, Enter or Esc keeps editing"
         case .quitDiscardingEdit: "y quits · n, Enter or Esc keeps editing"
         case .overwrite: "y saves yours · n, Enter or Esc keeps editing"
-        case .undo(_, let own): own ? "y undoes · n, Enter or Esc keeps it" : "y undoes it · n, Enter or Esc keeps their change"
+        case .undo(_, let own):
+            own ? "y undoes · n, Enter or Esc keeps it" : "y undoes it · n, Enter or Esc keeps their change"
         case .pruneExpired: "y removes them · n, Enter or Esc keeps them · u undoes it"
         case .applyScenario: "y applies it · n, Enter or Esc keeps the overrides · u undoes it"
         }

@@ -22,11 +22,9 @@ package struct HelpScreen: Equatable, Sendable {
                 ("Sources", "OVERRIDDEN (set here) > SERVER (last sync) > DEFAULT"),
                 ("Marks", "! the server sent a value the key rejects"),
                 ("", "✗ the override is not applied: the key rejects it"),
-                ("", "⊘ expired: the override's time came, the server value changed, or the program reached its "
-                    + "version; not applied (x sets when it expires, P removes expired ones)"),
+                ("", "⊘ expired (its time, a server change, a version): not applied; P removes it"),
                 ("", "~ stale: the server value changed since the override was set"),
-                ("", "= redundant: the override equals the server value, so it changes nothing and will stop "
-                    + "following the server (x: until the server changes; r removes it)"),
+                ("", "= equals the server value: it will stop following the server (x: until it changes)"),
                 ("", "? orphaned: an override for a key this program does not have"),
                 ("", "↻ the last server sync changed its server value (details: the value before)"),
                 ("", "* changed by another process a moment ago"),

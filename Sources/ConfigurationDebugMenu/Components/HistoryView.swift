@@ -83,7 +83,8 @@ package struct HistoryView: Equatable, Sendable {
             let selected = index == selection
             let base = selected ? theme.selected : theme.text
             grid.fill(rect, style: base)
-            var end = grid.write(" " + ValueText.seconds(record.time) + "  ", in: rect, style: selected ? base : theme.muted)
+            var end = grid.write(
+                " " + ValueText.seconds(record.time) + "  ", in: rect, style: selected ? base : theme.muted)
             let who = Self.who(record, history: history, origin: origin)
             end = grid.write(
                 TextWidth.truncate(who, to: 18) + String(repeating: " ", count: max(0, 18 - TextWidth.of(who))) + "  ",
@@ -124,8 +125,12 @@ package struct HistoryView: Equatable, Sendable {
             }
             lines.append((text, theme.text))
         }
-        if record.omittedKeys > 0 { lines.append(("… and \(record.omittedKeys) keys too many to record", theme.muted)) }
-        if record.entriesOmitted { lines.append(("too large to record the values: it cannot be undone", theme.problem)) }
+        if record.omittedKeys > 0 {
+            lines.append(("… and \(record.omittedKeys) keys too many to record", theme.muted))
+        }
+        if record.entriesOmitted {
+            lines.append(("too large to record the values: it cannot be undone", theme.problem))
+        }
         for (offset, line) in lines.prefix(rect.height).enumerated() {
             grid.write(line.0, in: rect.row(offset), style: line.1)
         }

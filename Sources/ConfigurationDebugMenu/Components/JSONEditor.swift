@@ -132,7 +132,8 @@ package struct JSONEditor: Equatable, Sendable {
         switch validation {
         case .valid:
             grid.write(
-                "✓ valid JSON for \(descriptor.valueTypeName)", in: status.inset(right: expiryWidth), style: theme.valid)
+                "✓ valid JSON for \(descriptor.valueTypeName)", in: status.inset(right: expiryWidth), style: theme.valid
+            )
         case .invalid(let reason):
             grid.write("✗ \(reason)", in: status.inset(right: expiryWidth), style: theme.problem)
         }

@@ -48,7 +48,8 @@ package struct Prompt: Equatable, Sendable {
     /// Draws the question and the field centred on `screen`.
     package func draw(into grid: inout ScreenGrid, on screen: Rect, theme: MenuTheme) {
         let width = min(screen.width - 4, max(60, TextWidth.of(title) + 8))
-        let box = overlayBox(&grid, on: screen, width: width, height: 6, title: "Enter saves · Esc cancels", theme: theme)
+        let box = overlayBox(
+            &grid, on: screen, width: width, height: 6, title: "Enter saves · Esc cancels", theme: theme)
         let content = box.inset(by: 1).inset(left: 1, right: 1)
         grid.write(title, in: content.row(0), style: theme.label)
         grid.write("> ", in: content.row(1), style: theme.key)

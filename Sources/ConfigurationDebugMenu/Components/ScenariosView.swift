@@ -67,7 +67,8 @@ package struct ScenariosView: Equatable, Sendable {
         }
         if listing.scenarios.isEmpty {
             let text = listing.problem ?? "No scenarios yet. s saves the current overrides as one."
-            grid.write(text, in: list.row(0).inset(left: 1), style: listing.problem == nil ? theme.muted : theme.problem)
+            grid.write(
+                text, in: list.row(0).inset(left: 1), style: listing.problem == nil ? theme.muted : theme.problem)
         }
         for line in 0..<list.height {
             let index = scroll + line
@@ -78,7 +79,8 @@ package struct ScenariosView: Equatable, Sendable {
             grid.fill(rect, style: style)
             let count = scenario.problem == nil ? "\(scenario.entries.count)" : "✗"
             let end = grid.write(" " + scenario.name, in: rect.inset(right: TextWidth.of(count) + 1), style: style)
-            grid.write(count, x: max(end + 1, rect.maxX - TextWidth.of(count) - 1), y: rect.y, style: style, maxX: rect.maxX)
+            grid.write(
+                count, x: max(end + 1, rect.maxX - TextWidth.of(count) - 1), y: rect.y, style: style, maxX: rect.maxX)
         }
         let preview = right.inset(left: 1, right: 1)
         for row in 0..<inner.height { grid.write("│", x: right.x, y: right.y + row, style: theme.border) }
@@ -106,8 +108,10 @@ package struct ScenariosView: Equatable, Sendable {
             guard row < rect.height else { break }
             let (mark, text, style): (String, String, CellStyle)
             switch (change.old, change.new) {
-            case (nil, let new?): (mark, text, style) = ("+ ", "\(change.key) = \(ValueText.quoted(new.value))", theme.valid)
-            case (let old?, nil): (mark, text, style) = ("- ", "\(change.key) = \(ValueText.quoted(old.value))", theme.problem)
+            case (nil, let new?):
+                (mark, text, style) = ("+ ", "\(change.key) = \(ValueText.quoted(new.value))", theme.valid)
+            case (let old?, nil):
+                (mark, text, style) = ("- ", "\(change.key) = \(ValueText.quoted(old.value))", theme.problem)
             default:
                 (mark, text, style) = (
                     "~ ",

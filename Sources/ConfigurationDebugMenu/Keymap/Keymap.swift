@@ -33,7 +33,8 @@ package enum Keymap {
         case (.keys, .wheel(let delta, let x, let y)), (.modules, .wheel(let delta, let x, let y)):
             return .wheel(delta, x: x, y: y)
         case (.picking, .wheel(let delta, _, _)), (.help, .wheel(let delta, _, _)),
-            (.history, .wheel(let delta, _, _)), (.scenarios, .wheel(let delta, _, _)), (.expiry, .wheel(let delta, _, _)):
+            (.history, .wheel(let delta, _, _)), (.scenarios, .wheel(let delta, _, _)),
+            (.expiry, .wheel(let delta, _, _)):
             return .move(delta)
         case (.filtering, .paste(let text)): return .filterInsert(oneLine(text))
         case (.editing, .paste(let text)), (.prompting, .paste(let text)): return .editInsert(oneLine(text))

@@ -5,7 +5,10 @@ extension MenuReducer {
     /// same value keeps its rule).
     static func set(_ state: inout MenuState, key: Int, value: String, expiry: ExpiryChoice? = nil) -> [MenuEffect] {
         let name = state.data.table.keys[key].descriptor.name
-        return [.write(OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)", expiry: expiry))]
+        return [
+            .write(
+                OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)", expiry: expiry))
+        ]
     }
 
     /// `r`: removes the selected key's (or orphan's) override.
@@ -23,7 +26,8 @@ extension MenuReducer {
             state.inform("\(name) has no override")
             return []
         }
-        let summary = currentOverride(state, name) == nil ? "\(name) unreadable entry removed" : "\(name) override removed"
+        let summary =
+            currentOverride(state, name) == nil ? "\(name) unreadable entry removed" : "\(name) override removed"
         return [.write(OverrideWrite(changes: [.init(key: name, value: nil)], summary: summary))]
     }
 
@@ -49,7 +53,8 @@ extension MenuReducer {
             return []
         }
         guard proposal.record.canBeUndone else {
-            state.fail("the last change (\(proposal.record.summary)) was too large to record in full; it cannot be undone")
+            state.fail(
+                "the last change (\(proposal.record.summary)) was too large to record in full; it cannot be undone")
             return []
         }
         let own = proposal.record.origin == state.data.origin

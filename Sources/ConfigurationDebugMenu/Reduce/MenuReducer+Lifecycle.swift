@@ -26,14 +26,17 @@ extension MenuReducer {
             state.inform("\(status.name) has no override to expire; set one first (Ctrl-T in the editor sets both)")
             return
         }
-        state.mode = .choosingExpiry(ExpiryMenu(key: key, current: entry.expiry, suggestServerChange: status.isRedundant))
+        state.mode = .choosingExpiry(
+            ExpiryMenu(key: key, current: entry.expiry, suggestServerChange: status.isRedundant))
     }
 
     static func chooseExpiry(_ state: inout MenuState, _ menu: ExpiryMenu, _ action: MenuAction) -> [MenuEffect] {
         var menu = menu
         switch menu.update(action) {
         case .none:
-            state.mode = action == .help ? .help(HelpScreen(context: .expiry, returnTo: .choosingExpiry(menu))) : .choosingExpiry(menu)
+            state.mode =
+                action == .help
+                ? .help(HelpScreen(context: .expiry, returnTo: .choosingExpiry(menu))) : .choosingExpiry(menu)
             return []
         case .cancel:
             state.mode = .browsing
@@ -57,7 +60,9 @@ extension MenuReducer {
         }
         return [
             .write(
-                OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) expiry: \(choice.title)", expiry: choice))
+                OverrideWrite(
+                    changes: [.init(key: name, value: value)], summary: "\(name) expiry: \(choice.title)",
+                    expiry: choice))
         ]
     }
 
@@ -75,7 +80,8 @@ extension MenuReducer {
 
     /// `H`: the history of changes, with the key selected in the list as the one `f` narrows to.
     static func openHistory(_ state: inout MenuState) {
-        let name = state.selectedKey.map { state.data.table.keys[$0].descriptor.name }
+        let name =
+            state.selectedKey.map { state.data.table.keys[$0].descriptor.name }
             ?? state.selectedOrphan.map { state.data.orphans[$0].name }
         state.mode = .history(HistoryView(key: name))
     }
@@ -136,13 +142,16 @@ extension MenuReducer {
                 state.inform("Applying \(scenario.name) would change nothing")
                 break
             }
-            var changes: [String: OverrideEntry?] = scenario.entries.mapValues { Optional($0) }
+            // Keys whose value stays keep their entry (time, note); the others take the scenario's.
+            var changes: [String: OverrideEntry?] = scenario.entries.filter { current[$0.key]?.value != $0.value.value }
+                .mapValues { Optional($0) }
             if view.replace {
                 for key in state.data.storedKeys where scenario.entries[key] == nil { changes[key] = .some(nil) }
             }
             state.mode = .confirming(
                 .applyScenario(
-                    name: scenario.name, summary: "\(diff.added.count) added, \(diff.removed.count) removed, "
+                    name: scenario.name,
+                    summary: "\(diff.added.count) added, \(diff.removed.count) removed, "
                         + "\(diff.changed.count) changed", changes: changes, view: view))
         default:
             let visible = ScenariosView.listRows(in: state.layout.body).height

@@ -138,7 +138,8 @@ struct MenuLoop {
         do {
             try source.service.undoOverrideChange(proposal)
             source.markChanged(proposal.restores.keys)
-            let whose = proposal.record.origin == source.service.overrideStore.origin ? "" : " (by \(proposal.record.origin))"
+            let own = proposal.record.origin == source.service.overrideStore.origin
+            let whose = own ? "" : " (by \(proposal.record.origin))"
             return .undoSucceeded(proposal.record.summary + whose)
         } catch {
             return .writeFailed("\(error)")

@@ -15,7 +15,9 @@ enum ScenarioFolder {
 
     /// The folder's profiles, by name; a missing folder has none.
     static func read(_ folder: URL?) -> ScenarioListing {
-        guard let folder else { return ScenarioListing(folder: "(none)", scenarios: [], problem: "no scenarios folder") }
+        guard let folder else {
+            return ScenarioListing(folder: "(none)", scenarios: [], problem: "no scenarios folder")
+        }
         let path = folder.path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
@@ -40,12 +42,15 @@ enum ScenarioFolder {
     /// Writes the store's overrides as `<folder>/<name>.json` (mode 0600; the folder is created with mode 0700); an
     /// existing file is never replaced.
     static func save(_ store: any OverrideStore, as name: String, in folder: URL?) throws {
-        guard let folder else { throw ConfigurationError.unsupported("no scenarios folder: start the menu with --profiles DIR") }
+        guard let folder else {
+            throw ConfigurationError.unsupported("no scenarios folder: start the menu with --profiles DIR")
+        }
         if !FileManager.default.fileExists(atPath: folder.path), mkdir(folder.path, 0o700) != 0 {
             throw ConfigurationError.unsupported(
                 "cannot create the folder \(folder.path): \(String(cString: strerror(errno)))")
         }
-        let bytes = (store as? FileOverrideStore).flatMap { try? $0.exportedProfileBytes() }
+        let bytes =
+            (store as? FileOverrideStore).flatMap { try? $0.exportedProfileBytes() }
             ?? FileOverrideStore.profileBytes(store.entries)
         try FileOverrideStore.writeNewProfile(bytes, to: folder.appendingPathComponent(name + ".json"))
     }
