@@ -2,7 +2,8 @@ package import ServiceConfiguration
 
 /// Which set of bindings is active.
 package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
-    case keys, modules, filtering, editing, editingJSON, picking, confirming, help, history, scenarios, prompting,
+    case keys, modules, filtering, editing, editingJSON, editingNote, picking, confirming, help, history, scenarios,
+        prompting,
         expiry
 
     /// The title of the help screen for this context.
@@ -13,6 +14,7 @@ package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
         case .filtering: "Typing a filter"
         case .editing: "Editing a value"
         case .editingJSON: "Editing JSON"
+        case .editingNote: "Editing a note"
         case .picking: "Choosing a value"
         case .confirming: "Answering a question"
         case .help: "Help"

@@ -50,6 +50,8 @@ package enum MenuAction: Equatable, Sendable {
     case activate
     /// Open the selected key's value in `$EDITOR`.
     case externalEdit
+    /// Open the note editor for the selected key's override.
+    case editNote
     /// Remove the selected key's override.
     case resetSelected
     /// Ask to remove every override of the selected scope.
@@ -58,6 +60,8 @@ package enum MenuAction: Equatable, Sendable {
     case resetAll
     /// Undo the last change anyone made (from the history journal).
     case undo
+    /// Move a number key with a range by this many steps (`+`: 1, `-`: -1).
+    case step(Int)
     /// Sync the server values now.
     case syncNow
     /// Choose when the selected override expires.
@@ -218,6 +222,9 @@ package enum MenuEffect: Equatable, Sendable {
     case applyScenario(name: String, changes: [String: OverrideEntry?])
     /// Save the current overrides as a new scenario file, then report ``MenuAction/scenarioSaved(_:)``.
     case saveScenario(name: String)
+    /// Replace the note of a key's override (its value and other metadata kept), then report
+    /// ``MenuAction/writeSucceeded(_:)`` or ``MenuAction/writeFailed(_:)``.
+    case note(key: String, note: String?)
     /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
     case openExternalEditor(key: Int, text: String)
     /// Sync the server values (in the background), then report ``MenuAction/syncFinished(_:)``.

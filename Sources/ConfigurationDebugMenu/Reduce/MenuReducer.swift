@@ -75,6 +75,7 @@ package enum MenuReducer {
         case .filtering: return filter(&state, action)
         case .editing(let editor): return edit(&state, editor, action)
         case .editingJSON(let editor): return editJSON(&state, editor, action)
+        case .editingNote(let editor): return editNote(&state, editor, action)
         case .picking(let picker): return pick(&state, picker, action)
         case .confirming(let confirmation): return confirm(&state, confirmation, action)
         case .help(var help):
@@ -208,6 +209,7 @@ package enum MenuReducer {
         switch state.mode {
         case .editing(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
         case .editingJSON(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
+        case .editingNote(let editor) where editor.isChanged: "the note of " + editor.name
         default: nil
         }
     }

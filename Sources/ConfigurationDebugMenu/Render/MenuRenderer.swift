@@ -76,6 +76,8 @@ package struct MenuRenderer: Sendable {
             changedElsewhere: state.changedElsewhere, theme: theme)
         if case .editing(let editor) = state.mode {
             editor.draw(into: &grid, in: layout.details, data: state.data, theme: theme)
+        } else if case .editingNote(let editor) = state.mode {
+            editor.draw(into: &grid, in: layout.details, theme: theme)
         } else {
             DetailsPane.draw(
                 into: &grid, in: layout.details, data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
@@ -93,7 +95,7 @@ package struct MenuRenderer: Sendable {
         case .picking(let picker): picker.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
         case .confirming(let confirmation): confirmation.draw(into: &grid, on: layout.screen, theme: theme)
         case .choosingExpiry(let menu): menu.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
-        case .browsing, .filtering, .editing, .help, .history, .scenarios, .prompting: break
+        case .browsing, .filtering, .editing, .editingNote, .help, .history, .scenarios, .prompting: break
         }
     }
 

@@ -87,6 +87,9 @@ struct MenuLoop {
                 case .write(let write):
                     queue.append(save(write))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .note(let key, let note):
+                    queue.append(saveNote(note, for: key))
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
                 case .proposeUndo:
                     let store = source.service.overrideStore
                     queue.append(.undoProposed(store.history().undoProposal(current: store.entries)))
@@ -128,6 +131,25 @@ struct MenuLoop {
             }
             source.markChanged(changes.keys)
             return .writeSucceeded(write)
+        } catch {
+            return .writeFailed("\(error)")
+        }
+    }
+
+    /// Replaces the note of `key`'s override, keeping its value and other metadata, through the service (refused if
+    /// another process changed the override meanwhile).
+    private func saveNote(_ note: String?, for key: String) -> MenuAction {
+        guard let original = source.service.overrideStore.entry(forKey: key) else {
+            return .writeFailed("\(key) has no override any more")
+        }
+        var entry = original
+        entry.note = note
+        do {
+            try source.service.restoreOverrides(
+                [key: entry], reason: OverrideChangeReason(.set, detail: "note"), expecting: [key: original])
+            source.markChanged([key])
+            let summary = note.map { "note of \(key): \($0)" } ?? "note of \(key) removed"
+            return .writeSucceeded(OverrideWrite(changes: [], summary: summary))
         } catch {
             return .writeFailed("\(error)")
         }

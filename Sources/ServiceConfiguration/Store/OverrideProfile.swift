@@ -77,7 +77,7 @@ extension FileOverrideStore {
 
     /// The current overrides as a profile document (the store's own format, unknown fields and quarantined entries
     /// included), for writing anywhere. Empty of overrides when the store cannot be read; see
-    /// ``exportedProfileBytes()``.
+    /// `exportedProfileBytes()`.
     public func exportedProfile() -> Data {
         reload()
         var document = state.withLock { $0.document }
