@@ -98,4 +98,55 @@ struct LifecycleEndToEndTests {
         #expect(FileOverrideStore(url: store).history().records.last?.reason.detail == "liked")
         try session.press("Escape", "q")
     }
+
+    @Test("an override with an expiry set in the menu (x), seen in the history (H); u undoes a second process's change")
+    func expiryHistoryAndUndoOfAnotherProcess() async throws {
+        let session = try TmuxSession()
+        let store = session.home.appendingPathComponent("state/overrides.json")
+        try await startMenu(session, store)
+        try session.press("/")
+        try session.type("like enabled")
+        try session.press("Enter")
+        try await session.waitFor("Keys · 1 of 55")
+        try session.press("Space")
+        try await session.waitFor("Saved: function.album.like.enabled = Y")
+        // x: the expiry menu; the second choice is "for 1 h".
+        try session.press("x")
+        try await session.waitFor("Expire the override")
+        try session.press("j", "Enter")
+        try await session.waitFor("Saved: function.album.like.enabled = Y; expires: for 1 h")
+        let reader = FileOverrideStore(url: store)
+        reader.reload()
+        let expiresAt = try #require(reader.entry(forKey: "function.album.like.enabled")?.expiry.expiresAt)
+        #expect(abs(expiresAt.timeIntervalSinceNow - 3600) < 120, "stored as the time it expires, an hour from now")
+        #expect(try session.screen().contains("expires at"))
+        // Another process sets a key while the menu runs.
+        let cli = Process()
+        cli.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+        cli.arguments = ["set", "function.network.retry_count", "7", "--store", store.path]
+        cli.standardOutput = FileHandle.nullDevice
+        try cli.run()
+        cli.waitUntilExit()
+        #expect(cli.terminationStatus == 0)
+        try await session.waitFor("Changed elsewhere: function.network.retry_count")
+        // H: the history lists the expiry change (this menu's) under the other process's change.
+        try session.press("H")
+        try await session.waitFor("History · 3 changes")
+        let history = try session.screen()
+        #expect(history.contains("set function.network.retry_count = \"7\""))
+        #expect(history.contains("(expires at"))
+        #expect(history.contains("you (menu"))
+        // u from the history view undoes the newest change, the other process's, after asking.
+        try session.press("u")
+        try await session.waitFor("Undo the change by cli (pid")
+        try session.press("y")
+        try await session.waitFor("Undone: set function.network.retry_count")
+        #expect(value(store, "function.network.retry_count") == nil)
+        #expect(value(store, "function.album.like.enabled") == "Y", "the menu's own change stays")
+        try session.press("Escape", "q")
+        try await session.waitForMenuExit()
+        let records = FileOverrideStore(url: store).history().records
+        #expect(records.last?.reason.action == .undo)
+        #expect(records.map(\.origin.kind) == [.menu, .menu, .cli, .menu])
+    }
 }

@@ -26,7 +26,7 @@ struct LifecycleReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.media.quality", value: "95")],
-                        summary: "function.media.quality expiry: for 2 h", expiry: .duration(7200)))
+                        summary: "function.media.quality = 95", expiry: .duration(7200)))
             ])
         #expect(state.mode == .browsing)
         // The last choice asks for a version; a bad one is refused in place, a good one is written.

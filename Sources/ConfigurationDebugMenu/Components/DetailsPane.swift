@@ -148,7 +148,13 @@ package enum DetailsPane {
             for (offset, record) in changes.suffix(3).reversed().enumerated() {
                 let change = record.changes.first { $0.key == status.name }
                 let who = record.origin == data.origin ? "you" : record.origin.shortDescription
-                let what = change?.new.map { "= " + ValueText.quoted($0.value) } ?? "removed"
+                let what: String =
+                    switch (change?.old, change?.new) {
+                    case (let old?, let new?) where old.value == new.value:
+                        old.expiry != new.expiry ? "changed the expiry" : "changed the note"
+                    case (_, let new?): "= " + ValueText.quoted(new.value)
+                    default: "removed"
+                    }
                 let time = ValueText.time(record.time).dropLast(4)
                 history.append(((offset > 0 ? " · " : "") + "\(time) \(who) \(what)", theme.text))
             }

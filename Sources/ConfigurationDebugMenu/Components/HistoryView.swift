@@ -91,7 +91,8 @@ package struct HistoryView: Equatable, Sendable {
                 x: end, y: rect.y, style: selected ? base : theme.label, maxX: rect.maxX)
             var summary = record.summary
             if undone.contains(record.id) { summary += "  (undone)" }
-            grid.write(summary, x: end, y: rect.y, style: base, maxX: rect.maxX)
+            grid.write(
+                TextWidth.truncate(summary, to: rect.maxX - end - 1), x: end, y: rect.y, style: base, maxX: rect.maxX)
         }
         let details = inner.rows(list.maxY - inner.y..<inner.height)
         guard rows.indices.contains(selection), details.height > 1 else { return }

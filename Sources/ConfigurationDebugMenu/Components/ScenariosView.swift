@@ -97,8 +97,9 @@ package struct ScenariosView: Equatable, Sendable {
             return
         }
         let diff = OverrideDiff(from: current, to: result(of: scenario, over: current))
-        let mode = replace ? "replace every override (m: merge)" : "merge into the overrides (m: replace)"
-        grid.write("Applying \(scenario.name): \(mode)", in: rect.row(0), style: theme.label)
+        let mode = replace ? "replaces every override (m: merge)" : "merges into the overrides (m: replace)"
+        let end = grid.write(scenario.name, in: rect.row(0), style: theme.label)
+        grid.write(" " + mode, x: end, y: rect.y, style: theme.muted, maxX: rect.maxX)
         grid.write(diff.summary, in: rect.row(1), style: theme.muted)
         var row = 3
         if diff.isEmpty {

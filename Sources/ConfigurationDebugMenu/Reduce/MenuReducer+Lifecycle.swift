@@ -61,7 +61,7 @@ extension MenuReducer {
         return [
             .write(
                 OverrideWrite(
-                    changes: [.init(key: name, value: value)], summary: "\(name) expiry: \(choice.title)",
+                    changes: [.init(key: name, value: value)], summary: "\(name) = \(value)",
                     expiry: choice))
         ]
     }

@@ -20,7 +20,7 @@ package enum MenuReducer {
             apply(update, to: &state)
             return []
         case .writeSucceeded(let write):
-            state.inform("Saved: \(write.summary)" + (write.expiry.map { "; expiry: \($0.title)" } ?? ""))
+            state.inform("Saved: \(write.summary)" + (write.expiry.map { "; expires: \($0.title)" } ?? ""))
             return []
         case .undoProposed(let proposal):
             return proposeUndo(&state, proposal)
