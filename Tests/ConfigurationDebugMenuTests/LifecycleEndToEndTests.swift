@@ -112,7 +112,7 @@ struct LifecycleEndToEndTests {
         try await session.waitFor("Saved: function.album.like.enabled = Y")
         // x: the expiry menu; the second choice is "for 1 h".
         try session.press("x")
-        try await session.waitFor("Expire the override")
+        try await session.waitFor("When the override of function.album.like.enabled expires")
         try session.press("j", "Enter")
         try await session.waitFor("Saved: function.album.like.enabled = Y; expires: for 1 h")
         let reader = FileOverrideStore(url: store)

@@ -123,6 +123,7 @@ struct LifecycleReducerTests {
             return
         }
         #expect(menu.choices[menu.selected] == .untilServerChanges, "the offer is highlighted")
+        #expect(renderer.render(state).text.contains("= equals the server value: follow it, or Esc, then r removes it"))
     }
 
     @Test("H shows the history newest first; f narrows it to the selected key; Esc goes back; u asks the runtime")

@@ -21,10 +21,13 @@ package struct ExpiryMenu: Equatable, Sendable {
     package var choices: [ExpiryChoice?] = ExpiryChoice.presets + [nil]
     /// The highlighted choice.
     package var selected: Int
+    /// Whether the override equals the server value (the menu suggests following the server).
+    package var redundant: Bool
 
     package init(key: Int, current: OverrideExpiry, suggestServerChange: Bool = false) {
         self.key = key
         self.current = current
+        redundant = suggestServerChange
         let now = ExpiryChoice(current)
         let start = suggestServerChange ? ExpiryChoice.untilServerChanges : now
         selected = choices.firstIndex { $0 != nil && $0 == start } ?? 0
@@ -47,20 +50,25 @@ package struct ExpiryMenu: Equatable, Sendable {
     package func draw(into grid: inout ScreenGrid, on screen: Rect, data: MenuData, theme: MenuTheme) {
         let name = data.table.keys[key].descriptor.name
         let box = overlayBox(
-            &grid, on: screen, width: max(58, TextWidth.of(name) + 6), height: choices.count + 5,
-            title: "Expire the override", theme: theme)
+            &grid, on: screen, width: max(70, TextWidth.of(name) + 16), height: choices.count + (redundant ? 5 : 4),
+            title: "When the override of \(name) expires", theme: theme)
         let inner = box.inset(by: 1)
-        grid.write(" now: expires \(current.description)", in: inner.row(0), style: theme.muted)
-        let now = ExpiryChoice(current)
+        let now = current.isNever ? "never expires" : "expires \(current.description)"
+        grid.write(" Now it \(now)", in: inner.row(0), style: theme.muted)
+        let chosen = ExpiryChoice(current)
         for (index, choice) in choices.enumerated() {
             let row = inner.row(index + 1)
             guard row.height > 0 else { break }
             let style = index == selected ? theme.selected : theme.text
             grid.fill(row, style: style)
-            let marked = choice != nil && choice == now
+            let marked = choice != nil && choice == chosen
             let title = choice?.title ?? "until a program version…"
             grid.write(" " + (marked ? "● " : "○ ") + title + (marked ? "  (current)" : ""), in: row, style: style)
         }
-        grid.write(name, in: inner.row(inner.height - 1).inset(left: 1, right: 1), style: theme.muted)
+        if redundant {
+            grid.write(
+                "= equals the server value: follow it, or Esc, then r removes it",
+                in: inner.row(inner.height - 1).inset(left: 1, right: 1), style: theme.problem)
+        }
     }
 }
