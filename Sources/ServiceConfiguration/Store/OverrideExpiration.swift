@@ -23,7 +23,7 @@ public enum OverrideExpiration: Sendable, Hashable, CustomStringConvertible {
         case .serverValueChanged(let from, let to):
             return "expired when the server value changed from \(quoted(from)) to \(quoted(to))"
         case .programVersion(let until, let running):
-            return "expired from version \(until) on (the program runs \(running))"
+            return "expired: set until version \(until), and the program runs \(running)"
         }
     }
 
