@@ -252,6 +252,8 @@ struct ToolContext {
             overrideStore: store,
             watchMode: watch ? .automatic : nil,
             overridePolicy: .allBuilds,  // the tool edits overrides, in a release build too
+            // The tool is not the program under test: it publishes no read-coverage report of its own.
+            options: .init(publishesProgramReport: false),
             programVersion: try ExpiryOptions.programVersion(invocation)
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }

@@ -11,6 +11,8 @@ struct KeyReport {
     var type: String?
     var control: String?
     var defaultValue: String?
+    /// Running programs that refused this key's override (read from their reports beside the store).
+    var rejectedByPrograms: [ProgramRejection] = []
 
     init(descriptor: ConfigurationKeyDescriptor, status: ConfigurationKeyStatus) {
         self.status = status
@@ -37,10 +39,14 @@ struct KeyReport {
     var storeProblems: [OverrideStoreProblem] { status.storeProblems }
     var isQuarantined: Bool { status.isQuarantined }
 
-    /// The menu's marks: `!` server value rejected, `✗` override not applied, `⊘` expired, `~` stale, `=` equal to
-    /// the server value, `?` orphan, `⚠` a stored field could not be read.
+    /// Whether `list --problems` lists the key.
+    var hasProblem: Bool { status.hasProblem || !rejectedByPrograms.isEmpty }
+
+    /// The menu's marks: `!` server value rejected, `✗` override not applied (here or by a running program), `⊘`
+    /// expired, `~` stale, `=` equal to the server value, `?` orphan, `⚠` a stored field could not be read.
     var flags: String {
-        (status.isServerValueRejected ? "!" : "") + (status.isOverrideNotApplied ? "✗" : "")
+        (status.isServerValueRejected ? "!" : "")
+            + (status.isOverrideNotApplied || !rejectedByPrograms.isEmpty ? "✗" : "")
             + (status.isExpired ? "⊘" : "") + (stale ? "~" : "") + (status.isRedundant ? "=" : "")
             + (orphan ? "?" : "") + (storeProblems.contains(where: \.isApplied) ? "⚠" : "")
     }
@@ -74,6 +80,17 @@ struct KeyReport {
                         .object([
                             ("source", .string($0.source.rawValue)), ("value", .string($0.rawValue)),
                             ("reason", .string($0.reason)),
+                        ])
+                    }
+                )
+            ),
+            (
+                "rejectedByPrograms",
+                .array(
+                    rejectedByPrograms.map {
+                        .object([
+                            ("program", .string($0.programName)), ("pid", .number(String($0.processIdentifier))),
+                            ("status", .string($0.status)), ("reason", .string($0.reason)),
                         ])
                     }
                 )
@@ -123,9 +140,9 @@ struct KeyReport {
         }
         lines.append("")
         lines.append(
-            "flags: ! the server value is rejected, ✗ the override is not applied, ⊘ the override has expired "
-                + "(config-menu prune removes it), ~ stale override, = the override equals the server value, "
-                + "? orphaned override, ⚠ a stored field could not be read (see get KEY)")
+            "flags: ! the server value is rejected, ✗ the override is not applied (here or by a running program), "
+                + "⊘ the override has expired (config-menu prune removes it), ~ stale override, = the override equals "
+                + "the server value, ? orphaned override, ⚠ a stored field could not be read (see get KEY)")
         return lines.joined(separator: "\n")
     }
 
@@ -154,6 +171,9 @@ struct KeyReport {
                 overrideLine += "  not applied: \(show(rejection.reason))"
             }
             lines.append(overrideLine)
+            for rejection in rejectedByPrograms {
+                lines.append("  rejected by \(rejection.label): \(show(rejection.reason))")
+            }
             if let expiration = status.expiration {
                 lines.append("  expired   \(show(expiration.description)); not applied (config-menu prune removes it)")
             } else if !override.expiry.isNever {

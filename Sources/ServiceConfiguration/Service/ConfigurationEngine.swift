@@ -18,11 +18,6 @@ package final class ConfigurationEngine: Sendable {
         var box: any AnyObject & Sendable
     }
 
-    struct Observer: Sendable {
-        var handler: @Sendable (Set<String>) -> Void
-        var finish: (@Sendable () -> Void)?
-    }
-
     struct State: Sendable {
         var server: [String: String]
         var overrides: [String: String]
@@ -39,8 +34,6 @@ package final class ConfigurationEngine: Sendable {
         var hasBeenRead = false
         /// Called (outside the lock) after reads are recorded and after the layers change: the program report.
         var changeHook: (@Sendable (CoverageChange) -> Void)?
-        var observers: [UInt64: Observer] = [:]
-        var nextObserverID: UInt64 = 1
 
         func layers(for name: String) -> RawLayers {
             RawLayers(override: overrides[name], server: server[name])
@@ -81,6 +74,8 @@ package final class ConfigurationEngine: Sendable {
     /// Whether this engine applies overrides: the layer is compiled in and the policy allows it in this build.
     package let overridesEnabled: Bool
     let state: Locked<State>
+    /// Who hears about changed keys.
+    private let observers = ObserverRegistry<Set<String>>()
     @usableFromInline let generation = Atomic<UInt64>(1)
     @usableFromInline let readCache: StripedMutex<ReadCacheTable>
     /// Whether reads are recorded with their times (see ``readCoverage()``).
@@ -112,8 +107,7 @@ package final class ConfigurationEngine: Sendable {
     }
 
     deinit {
-        let observers = state.withLock { $0.observers.values }
-        for observer in observers { observer.finish?() }
+        observers.finishAll()
     }
 
     // MARK: Reading
@@ -296,7 +290,7 @@ package final class ConfigurationEngine: Sendable {
     private func update(touching names: Set<String>?, _ mutate: (inout State) -> Void) {
         typealias Transition = (old: RawLayers, new: RawLayers, descriptor: ConfigurationKeyDescriptor?)
         let (transitions, observers, hook) = state.withLock {
-            state -> ([String: Transition], [Observer], (@Sendable (CoverageChange) -> Void)?) in
+            state -> ([String: Transition], [@Sendable (Set<String>) -> Void], (@Sendable (CoverageChange) -> Void)?) in
             let before = (server: state.server, overrides: state.overrides)
             mutate(&state)
             var transitions: [String: Transition] = [:]
@@ -316,7 +310,9 @@ package final class ConfigurationEngine: Sendable {
             guard !transitions.isEmpty else { return ([:], [], nil) }
             state.generation += 1
             generation.store(state.generation, ordering: .releasing)
-            return (transitions, state.observers.sorted { $0.key < $1.key }.map(\.value), state.changeHook)
+            // Taken under the state lock (the registry's lock nests inside it, never the other way round), so an
+            // observer added after this change is not told about it.
+            return (transitions, self.observers.handlers, state.changeHook)
         }
         hook?(.layers)
         let changed = Set(
@@ -326,7 +322,7 @@ package final class ConfigurationEngine: Sendable {
             }
         )
         guard !changed.isEmpty else { return }
-        for observer in observers { observer.handler(changed) }
+        for handler in observers { handler(changed) }
     }
 
     /// What counts as "the effective value" when deciding whether a key changed: the canonical wire string of the
@@ -344,14 +340,6 @@ package final class ConfigurationEngine: Sendable {
         _ handler: @escaping @Sendable (Set<String>) -> Void,
         finish: (@Sendable () -> Void)? = nil
     ) -> ConfigurationObservation {
-        let id = state.withLock { state in
-            defer { state.nextObserverID += 1 }
-            state.observers[state.nextObserverID] = Observer(handler: handler, finish: finish)
-            return state.nextObserverID
-        }
-        return ConfigurationObservation { [weak self] in
-            let removed = self?.state.withLock { $0.observers.removeValue(forKey: id) }
-            removed?.finish?()
-        }
+        observers.add(handler, finish: finish)
     }
 }
