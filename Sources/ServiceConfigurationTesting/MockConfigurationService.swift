@@ -103,12 +103,12 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         column: UInt = #column
     ) {
         do {
-            engine.setServerValue(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
+            layer.setServerValue(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
         } catch {
             TestFailure.record(
                 "MockConfigurationService: \(error)",
                 at: .init(fileID: fileID, filePath: filePath, line: line, column: column))
-            if case .invalidValue(_, let raw, _) = error { engine.setServerValue(raw, forKeyNamed: K.name) }
+            if case .invalidValue(_, let raw, _) = error { layer.setServerValue(raw, forKeyNamed: K.name) }
         }
     }
 
@@ -127,7 +127,7 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Simulates the server sending a raw wire string for the key named `name`, valid or not (`nil` removes it), so
     /// tests can check how code copes with a value that fails to decode.
     public func setServerValue(rawValue: String?, forKeyNamed name: String) {
-        engine.setServerValue(rawValue, forKeyNamed: name)
+        layer.setServerValue(rawValue, forKeyNamed: name)
     }
 
     /// Simulates the server sending a raw wire string, valid or not, for the key at `keyPath`.
@@ -135,7 +135,7 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         rawValue: String?,
         for keyPath: KeyPath<ConfigurationDynamicLookup, K>
     ) {
-        engine.setServerValue(rawValue, forKeyNamed: K.name)
+        layer.setServerValue(rawValue, forKeyNamed: K.name)
     }
 
     /// The key's effective value.
@@ -164,7 +164,7 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     public var overridesApply: Bool { engine.overridesEnabled }
 
     /// Replaces the server layer; overrides are kept.
-    public func updateServerValues(_ values: [String: String]) { engine.replaceServerValues(values) }
+    public func updateServerValues(_ values: [String: String]) { layer.replaceServerValues(values) }
 
     /// Overrides the key with `value`.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
@@ -176,6 +176,11 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// keeps it, an empty note removes it).
     public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
         try layer.update([name: rawValue], note: note, validate: true)
+    }
+
+    /// Overrides the key named `name` with a validated wire string that stops applying by `expiry`.
+    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?, expiry: OverrideExpiry?) throws {
+        try layer.update([name: rawValue], note: note, expiry: expiry, validate: true)
     }
 
     /// Removes the override of the key named `name`, if any.
@@ -196,6 +201,22 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Puts stored entries back exactly as given, metadata included (as an undo does).
     public func restoreOverrides(_ entries: [String: OverrideEntry?]) throws {
         try layer.restore(entries)
+    }
+
+    /// Puts stored entries back, recorded with `reason`, if the keys of `expecting` still hold those entries.
+    public func restoreOverrides(
+        _ entries: [String: OverrideEntry?], reason: OverrideChangeReason, expecting: [String: OverrideEntry?]?
+    ) throws {
+        try layer.restore(entries, reason: reason, expecting: expecting)
+    }
+
+    /// The stored overrides that have expired, with why.
+    public var expiredOverrides: [String: OverrideExpiration] { layer.expiredOverrides }
+
+    /// Removes the stored overrides that have expired, as one change.
+    @discardableResult
+    public func pruneExpiredOverrides() throws -> [String: OverrideEntry] {
+        try layer.prune()
     }
 
     /// Makes the keys of `catalog` known to string-level operations and change detection.

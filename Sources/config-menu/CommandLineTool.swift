@@ -41,13 +41,13 @@ struct Invocation {
     /// Options that take a value.
     static let valued: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
-        "--server-url", "--sync-interval",
+        "--server-url", "--sync-interval", "--for", "--until-version", "--program-version", "--profiles", "--limit",
         "--simulator", "--device", "--app-name",  // SimulatorStore.options
     ]
     /// Options every command accepts.
     static let global: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
-        "--server-url", "--sync-interval",
+        "--server-url", "--sync-interval", "--program-version",
         "--simulator", "--device", "--app-name",  // SimulatorStore.options
     ]
 
@@ -157,7 +157,7 @@ enum CommandLineTool {
     static func run(_ invocation: Invocation) throws {
         guard let command = invocation.command else {
             if invocation.flags.contains("--help") { return try Output.line(Help.overview) }
-            try invocation.check(allowed: ["--no-mouse"])
+            try invocation.check(allowed: ["--no-mouse", "--profiles"])
             return try openMenu(SimulatorStore.resolve(invocation))
         }
         if command == CompletionCommands.hiddenCommand {
@@ -187,6 +187,10 @@ enum CommandLineTool {
         case "catalog": try commands.catalog()
         case "sync": try SyncCommands(invocation: invocation).sync()
         case "status": try SyncCommands(invocation: invocation).status()
+        case "history": try LifecycleCommands(invocation: invocation).history()
+        case "undo": try LifecycleCommands(invocation: invocation).undo()
+        case "prune": try LifecycleCommands(invocation: invocation).prune()
+        case "diff": try LifecycleCommands(invocation: invocation).diff()
         case "simulators": try SimulatorCommands(invocation: invocation).simulators()
         case "completion": try CompletionCommands(invocation: invocation).completion()
         case "coverage": try CoverageCommand(invocation: invocation).run()
@@ -200,7 +204,9 @@ enum CommandLineTool {
             catalog: context.catalog,
             service: context.service,
             serverSync: try ServerOptions.menuSync(invocation, service: context.service),
-            options: .init(mouse: !invocation.flags.contains("--no-mouse"), label: context.label)
+            options: .init(
+                mouse: !invocation.flags.contains("--no-mouse"), label: context.label,
+                scenariosFolder: invocation.options["--profiles"].map { URL(fileURLWithPath: $0, isDirectory: true) })
         ).run()
     }
 }
@@ -215,7 +221,8 @@ struct ToolContext {
 
     /// Reads the options' catalog, server values and store. A store that cannot be used at all (a folder, another
     /// user's file) throws; a corrupt one is left to the command (``failIfCorrupt()``, ``warnIfCorrupt()``);
-    /// quarantined entries and unreadable fields are reported as warnings.
+    /// quarantined entries and unreadable fields are reported as warnings. The menu (`watch`) records its changes as
+    /// the menu's, commands as the command line's.
     init(_ invocation: Invocation, watch: Bool = false) throws {
         let storeURL = try Self.storeURL(invocation)
         var defaultServerValues: [String: String] = [:]
@@ -239,7 +246,7 @@ struct ToolContext {
         serverValues =
             try invocation.options["--server-values"].map(Self.readServerValues)
             ?? ServerOptions.initialServerValues(invocation) ?? defaultServerValues
-        store = FileOverrideStore(url: storeURL)
+        store = FileOverrideStore(url: storeURL, origin: watch ? .menu : .cli)
         service = LiveConfigurationService(
             serverValues: serverValues,
             catalog: catalog,
@@ -247,7 +254,8 @@ struct ToolContext {
             watchMode: watch ? .automatic : nil,
             overridePolicy: .allBuilds,  // the tool edits overrides, in a release build too
             // The tool is not the program under test: it publishes no read-coverage report of its own.
-            options: .init(publishesProgramReport: false)
+            options: .init(publishesProgramReport: false),
+            programVersion: try ExpiryOptions.programVersion(invocation)
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }
         let problems = store.problems

@@ -12,13 +12,13 @@ struct Commands {
     static let shapes: [String: (options: Set<String>, arguments: ClosedRange<Int>, names: String)] = [
         "list": (["--json", "--overridden", "--problems"], 0...1, "at most one scope name"),
         "get": (["--json"], 1...1, "one key name"),
-        "set": (["--note"], 2...2, "a key name and a value"),
+        "set": (Set(["--note"]).union(ExpiryOptions.setOptions), 2...2, "a key name and a value"),
         "reset": (["--scope", "--all"], 0...1, "one key, or --scope SCOPE, or --all"),
         "export": ([], 0...1, "at most one file name"),
-        "import": (["--replace", "--dry-run", "--force", "--json"], 1...1, "one profile file"),
+        "import": (["--replace", "--dry-run", "--force", "--json", "--yes"], 1...1, "one profile file"),
         "catalog": ([], 0...0, "no arguments"),
         "coverage": (CoverageCommand.options, 0...0, "no arguments"),
-    ]
+    ].merging(LifecycleCommands.shapes) { $1 }
 
     /// Refuses (usage error) options the command does not take and a wrong number of arguments, before anything is
     /// read or written.
@@ -89,18 +89,25 @@ struct Commands {
     // MARK: changing overrides
 
     func set() throws {
-        try invocation.check(allowed: ["--note"])
+        try invocation.check(allowed: Set(["--note"]).union(ExpiryOptions.setOptions))
         let arguments = try arguments(2...2, "a key name and a value")
         try invocation.requireValidUTF8()
+        let now = Date()
+        let expiry = try ExpiryOptions.expiry(invocation, now: now)
         let context = try ToolContext(invocation)
         context.warnIfCorrupt()
         let before = context.service.resolution(forKeyNamed: arguments[0])
         try context.service.setOverride(
-            rawValue: arguments[1], forKeyNamed: arguments[0], note: invocation.options["--note"])
+            rawValue: arguments[1], forKeyNamed: arguments[0], note: invocation.options["--note"], expiry: expiry)
         context.reportMovedAside()
         let show = VisibleText.escaped
         let was = before.map { "\($0.value.map(show) ?? "none") from \($0.source)" } ?? "none"
-        try Output.line("\(show(arguments[0])) = \(show(arguments[1])) (overridden; was \(was))")
+        var expires = ""
+        if let expiry {
+            expires = "; expires " + expiry.description
+            if let at = expiry.expiresAt { expires += " (in \(ExpiryOptions.describe(at.timeIntervalSince(now))))" }
+        }
+        try Output.line("\(show(arguments[0])) = \(show(arguments[1])) (overridden; was \(was)\(expires))")
     }
 
     func reset() throws {
@@ -166,7 +173,7 @@ struct Commands {
     }
 
     func importProfile() throws {
-        try invocation.check(allowed: ["--replace", "--dry-run", "--force", "--json"])
+        try invocation.check(allowed: ["--replace", "--dry-run", "--force", "--json", "--yes"])
         let file = try arguments(1...1, "one profile file")[0]
         guard !file.isEmpty else { throw ToolError.usage("import needs a file name, got an empty string") }
         let context = try ToolContext(invocation)
@@ -176,11 +183,16 @@ struct Commands {
             mode: invocation.flags.contains("--replace") ? .replace : .merge,
             catalog: context.catalog
         )
+        let current = context.store.entries
+        let diff = OverrideDiff(
+            from: current, to: plan.mode == .replace ? plan.incoming : current.merging(plan.incoming) { $1 })
         if json {
             try Output.line(JSONWriter.string(Self.json(plan)))
         } else {
             try Output.line(
-                "\(plan.mode == .replace ? "replace" : "merge") from \(VisibleText.escaped(file)): \(plan.summary)")
+                "\(plan.mode == .replace ? "replace" : "merge") from \(VisibleText.escaped(file)): \(plan.summary)\n"
+                    + HistoryReport.lines(diff, from: "current overrides", to: "after the import").joined(
+                        separator: "\n"))
         }
         if invocation.flags.contains("--dry-run") { return }
         if plan.hasProblems, !invocation.flags.contains("--force") {
@@ -189,6 +201,12 @@ struct Commands {
                 description: "nothing was imported: the profile has unknown keys or invalid values; fix it, or "
                     + "pass --force to import anyway (unknown keys are kept as orphans, invalid values kept but not applied)"
             )
+        }
+        // In a terminal a person sees the diff and answers; scripts (no terminal, or --json) are not asked.
+        if !json, !invocation.flags.contains("--yes"), TerminalQuestion.canAsk {
+            guard TerminalQuestion.ask("Import into \(context.store.url.path)?") else {
+                throw ToolError(code: .failure, description: "nothing was imported")
+            }
         }
         try context.store.apply(plan)
         context.reportMovedAside()

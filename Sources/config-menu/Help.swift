@@ -41,6 +41,7 @@ enum Help {
           import FILE [--replace] [--dry-run] [--force] [--json]
                                   read a profile into the store, reporting problems first
           catalog                 print the catalog as a JSON manifest
+        \(lifecycleOverview)
           sync [--server-url URL] [--json]
                                   fetch the server values once and print what changed
           status [--json]         where server values come from, how current, the last error
@@ -53,6 +54,11 @@ enum Help {
 
         menu options:
           --no-mouse              ignore the mouse
+          --profiles DIR          the scenarios (profiles) the menu lists; default: the folder
+                                  scenarios beside the store
+
+        expiry (every command):
+          --program-version V     judge overrides set "until version" as if the program ran V
 
         \(serverOptions)
 
@@ -66,6 +72,7 @@ enum Help {
         """
 
     static let commands: [String: String] = baseCommands.merging(syncCommands) { $1 }
+        .merging(lifecycleCommands) { $1 }
         .merging(simulatorCommands) { $1 }.merging(completionCommands) { $1 }
         .merging(coverageCommands) { $1 }
 
@@ -74,7 +81,8 @@ enum Help {
         usage: config-menu list [SCOPE] [--overridden] [--problems] [--json]
 
         Every key of the catalog (or of SCOPE) with its value, its source (OVERRIDDEN, SERVER,
-        DEFAULT) and flags: ! a rejected value, ~ a stale override, ? an orphaned override.
+        DEFAULT) and flags: ! a rejected value, ~ a stale override, ? an orphaned override,
+        ⊘ an expired override (not applied), = an override equal to the server value.
         Orphaned overrides (keys not in the catalog) are listed last when no SCOPE is given.
 
           --overridden            only keys with an override
@@ -86,7 +94,10 @@ enum Help {
                                   override ({value, setAt, serverValueWhenSet, note} or null),
                                   rejections ([{source, value, reason}]), rejectedByPrograms
                                   ([{program, pid, status, reason}]), stale, orphan,
-                                  storeProblems ([{field, reason, stored, applied}])
+                                  storeProblems ([{field, reason, stored, applied}]),
+                                  expiresAt (or null), expiry ({expiresAt, untilServerChanges,
+                                  untilVersion} or null), expired, expiredBecause (time,
+                                  serverChanged, version, or null), redundant
 
         A store that is not the format at all is reported and nothing from it applies: the list
         shows values without overrides, and the exit code is 4. The file is left as it is.
@@ -108,7 +119,8 @@ enum Help {
         \(exitCodes)
         """,
         "set": """
-        usage: config-menu set KEY VALUE [--note TEXT]
+        usage: config-menu set KEY VALUE [--note TEXT] [--for DURATION] [--until-server-changes]
+                                         [--until-version VERSION]
 
         Overrides KEY with VALUE (a wire string, as the server would send it). The value is checked
         with the key's own decoding first, for example:
@@ -119,6 +131,14 @@ enum Help {
         (overrides.json.corrupt-TIMESTAMP; the 5 newest copies are kept) and the message says where.
 
           --note TEXT             a note kept with the override (at most 4 KiB)
+          --for DURATION          the override expires after DURATION: 30m, 2h, 1h30m, 3d, 1w
+                                  (stored as the time it expires)
+          --until-server-changes  it expires when the server sends another value for KEY than now
+          --until-version VERSION it expires in a program that runs VERSION or later (14.2; compared
+                                  number by number)
+        An expired override stops applying at once in a running program, stays in the store (shown
+        as expired) until `config-menu prune` removes it. The rules combine (the first one met
+        wins); setting a rule again on the same value restarts it from now.
 
         \(sources)
 
@@ -150,15 +170,17 @@ enum Help {
         \(exitCodes)
         """,
         "import": """
-        usage: config-menu import FILE [--replace] [--dry-run] [--force] [--json]
+        usage: config-menu import FILE [--replace] [--dry-run] [--force] [--yes] [--json]
 
         Reads a profile (the store's format, or a plain JSON object of key names to wire strings)
-        and reports what it adds, changes and removes, and which keys are unknown or values invalid,
-        before writing anything.
+        and reports what it adds, changes and removes, with the values (as `diff` does), and which
+        keys are unknown or values invalid, before writing anything. In a terminal it then asks
+        (answering no exits 1); without a terminal, or with --json, it does not ask.
 
           --replace               the store ends up with exactly the profile's overrides
                                   (default: merge, keeping other overrides)
           --dry-run               report only
+          --yes                   do not ask
           --force                 import even with unknown keys (kept as orphans) or invalid values
                                   (kept, not applied); without it such a profile is refused (exit 3)
           --json                  the report as JSON: mode, added, changed, removed, unknownKeys,

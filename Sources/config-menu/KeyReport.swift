@@ -42,11 +42,12 @@ struct KeyReport {
     /// Whether `list --problems` lists the key.
     var hasProblem: Bool { status.hasProblem || !rejectedByPrograms.isEmpty }
 
-    /// The menu's marks: `!` server value rejected, `✗` override not applied (here or by a running program), `~` stale, `?` orphan, `⚠` a stored
-    /// field could not be read.
+    /// The menu's marks: `!` server value rejected, `✗` override not applied (here or by a running program), `⊘`
+    /// expired, `~` stale, `=` equal to the server value, `?` orphan, `⚠` a stored field could not be read.
     var flags: String {
         (status.isServerValueRejected ? "!" : "")
-            + (status.isOverrideNotApplied || !rejectedByPrograms.isEmpty ? "✗" : "") + (stale ? "~" : "")
+            + (status.isOverrideNotApplied || !rejectedByPrograms.isEmpty ? "✗" : "")
+            + (status.isExpired ? "⊘" : "") + (stale ? "~" : "") + (status.isRedundant ? "=" : "")
             + (orphan ? "?" : "") + (storeProblems.contains(where: \.isApplied) ? "⚠" : "")
     }
 
@@ -96,6 +97,11 @@ struct KeyReport {
             ),
             ("stale", .bool(stale)),
             ("orphan", .bool(orphan)),
+            ("expiresAt", optional(override?.expiry.expiresAt.map(Timestamp.format))),
+            ("expiry", override.map { HistoryReport.expiryJSON($0.expiry) } ?? .null),
+            ("expired", .bool(status.isExpired)),
+            ("expiredBecause", optional(status.expiration?.kind)),
+            ("redundant", .bool(status.isRedundant)),
             (
                 "storeProblems",
                 .array(
@@ -134,8 +140,9 @@ struct KeyReport {
         }
         lines.append("")
         lines.append(
-            "flags: ! the server value is rejected, ✗ the override is not applied (here or by a running program), ~ stale override, ? orphaned "
-                + "override, ⚠ a stored field could not be read (see get KEY)")
+            "flags: ! the server value is rejected, ✗ the override is not applied (here or by a running program), "
+                + "⊘ the override has expired (config-menu prune removes it), ~ stale override, = the override equals "
+                + "the server value, ? orphaned override, ⚠ a stored field could not be read (see get KEY)")
         return lines.joined(separator: "\n")
     }
 
@@ -166,6 +173,17 @@ struct KeyReport {
             lines.append(overrideLine)
             for rejection in rejectedByPrograms {
                 lines.append("  rejected by \(rejection.label): \(show(rejection.reason))")
+            }
+            if let expiration = status.expiration {
+                lines.append("  expired   \(show(expiration.description)); not applied (config-menu prune removes it)")
+            } else if !override.expiry.isNever {
+                lines.append("  expires   \(override.expiry.description)")
+            }
+            if status.isRedundant {
+                lines.append(
+                    "  redundant: the override equals the server value, so it changes nothing now and will stop "
+                        + "following the server; `config-menu set \(show(name)) \(quoted(override.value)) "
+                        + "--until-server-changes` makes it follow again, `config-menu reset \(show(name))` removes it")
             }
             if stale {
                 lines.append(

@@ -71,4 +71,16 @@ enum Output {
             written += count
         }
     }
+
+    /// A question on standard error, escaped, without a newline (the answer is typed after it).
+    static func prompt(_ text: String) {
+        let bytes = Array(VisibleText.escaped(text).utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(2, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return }
+            written += count
+        }
+    }
 }

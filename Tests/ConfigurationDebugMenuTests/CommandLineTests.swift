@@ -72,7 +72,9 @@ struct CommandLineTests {
         #expect(
             Set(object.keys) == [
                 "name", "scope", "title", "type", "control", "value", "source", "default", "server", "override",
-                "rejections", "rejectedByPrograms", "stale", "orphan", "storeProblems",
+                "rejections", "rejectedByPrograms", "stale", "orphan", "storeProblems", "expiresAt", "expiry",
+                "expired",
+                "expiredBecause", "redundant",
             ]
         )
         #expect(object["value"] as? String == "Y")

@@ -166,9 +166,9 @@ struct CoverageScreenTests {
                     coverage: ProgramCoverage(programs: [report]))))
         MenuFixture.select("function.chat.greeting", in: &state)
         let text = renderer.render(state).text
-        // The reason wraps onto the next line of the details; its escape is shown, never sent.
-        #expect(text.contains("✗ rejected by shop-app (pid 4242, running):"))
-        #expect(text.contains("expected at most 2 characters\\u{001B}[2J"))
+        // The reason's escape is shown, never sent.
+        #expect(
+            text.contains("Rejected  ✗ by shop-app (pid 4242, running): expected at most 2 characters\\u{001B}[2J"))
         #expect(!text.contains("\u{1B}"))
         let row = try #require(text.split(separator: "\n").first { $0.contains("Greeting") && $0.contains("Hi") })
         #expect(row.contains("✗"))

@@ -114,7 +114,7 @@ struct EndToEndTests {
         remaining.reload()
         #expect(Set(remaining.entries.keys) == ["function.chat.reactions.enabled"])
         try session.press("u")
-        try await session.waitFor("Undone: 2 overrides restored")
+        try await session.waitFor("Undone: reset 2 overrides")
         remaining.reload()
         #expect(remaining.entries.count == 3)
         try session.press("q")

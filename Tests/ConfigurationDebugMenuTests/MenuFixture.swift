@@ -110,8 +110,61 @@ enum MenuFixture {
         let source = MenuDataSource(table: KeyTable(catalog: catalog), service: service)
         var data = source.initialData(label: "fixture")
         data.storeLocation = "/home/qa/.local/state/fixture/overrides.json"
+        // Writing the fixture store journaled it just now: the screens show a fixed history instead.
+        data.history = history
+        data.origin = origin
+        data.scenariosFolder = "/home/qa/.local/state/fixture/scenarios"
         return data
     }
+
+    /// A scenarios folder: a profile that sets an A/B test and changes a limit, and one that cannot be read.
+    static let scenarios = ScenarioListing(
+        folder: "/home/qa/.local/state/fixture/scenarios",
+        scenarios: [
+            Scenario(
+                name: "checkout-one-tap", path: "/home/qa/.local/state/fixture/scenarios/checkout-one-tap.json",
+                entries: [
+                    "ab.payments.checkout": OverrideEntry(value: "off", setAt: nil),
+                    "function.payments.daily_limit": OverrideEntry(value: "2,000", setAt: nil),
+                    "function.media.quality": OverrideEntry(value: "95", setAt: nil),
+                ]),
+            Scenario(
+                name: "broken", path: "/home/qa/.local/state/fixture/scenarios/broken.json", entries: [:],
+                problem: "not valid JSON: expected a value at line 1, column 1"),
+        ])
+
+    /// This menu, as the history records it.
+    static let origin = OverrideChangeOrigin(kind: .menu, name: "config-menu", pid: 4242)
+
+    /// A fixed history: the fixture's overrides set by QA's command line and this menu, a hand edit, an undo.
+    static let history: OverrideHistory = {
+        func at(_ minutes: Double) -> Date { setAt.addingTimeInterval(minutes * 60) }
+        let cli = OverrideChangeOrigin(kind: .cli, name: "config-menu", pid: 3117)
+        let program = OverrideChangeOrigin(kind: .program, name: "ChatApp", pid: 5120)
+        let quality = entries["function.media.quality"]!
+        return OverrideHistory(records: [
+            OverrideJournalRecord(
+                id: "1", time: at(0), origin: cli, reason: OverrideChangeReason(.importProfile, detail: "qa-day.json"),
+                changes: entries.keys.sorted().map { .init(key: $0, old: nil, new: entries[$0]) }),
+            OverrideJournalRecord(
+                id: "2", time: at(12), origin: program, reason: OverrideChangeReason(.set),
+                changes: [
+                    .init(key: "function.media.quality", old: quality, new: OverrideEntry(value: "60", setAt: at(12)))
+                ]),
+            OverrideJournalRecord(
+                id: "3", time: at(13), origin: origin, reason: OverrideChangeReason(.undo, undoes: "2"),
+                changes: [
+                    .init(key: "function.media.quality", old: OverrideEntry(value: "60", setAt: at(12)), new: quality)
+                ]),
+            OverrideJournalRecord(
+                id: "4", time: at(20), origin: .outside, reason: OverrideChangeReason(.outside),
+                changes: [
+                    .init(
+                        key: "function.chat.greeting", old: OverrideEntry(value: "Hello", setAt: at(1)),
+                        new: entries["function.chat.greeting"])
+                ]),
+        ])
+    }()
 
     static func state(width: Int = 100, height: Int = 30, entries: [String: OverrideEntry] = entries) throws
         -> MenuState

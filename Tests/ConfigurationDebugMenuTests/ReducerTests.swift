@@ -137,7 +137,7 @@ struct ReducerTests {
 
     // MARK: Changing values
 
-    @Test("Space flips a Bool: a write effect with the old override as its undo; the screen waits for the store")
+    @Test("Space flips a Bool: a write effect; the screen waits for the store")
     func toggleBool() throws {
         var state = try MenuFixture.state()
         MenuFixture.select("function.chat.typing.enabled", in: &state)
@@ -148,12 +148,7 @@ struct ReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.chat.typing.enabled", value: "Y")],
-                        summary: "function.chat.typing.enabled = Y"),
-                    undo: UndoStep(
-                        entries: ["function.chat.typing.enabled": OverrideEntry?.none],
-                        expected: ["function.chat.typing.enabled": "Y"],
-                        summary: "function.chat.typing.enabled override removed")
-                )
+                        summary: "function.chat.typing.enabled = Y"))
             ]
         )
         #expect(state.data == before, "nothing is shown as changed before the write succeeds")
@@ -196,7 +191,7 @@ struct ReducerTests {
         reduce(&state, .bottom, .move(-1))
         let effects = reduce(&state, .pickerChoose)
         #expect(effects.count == 1)
-        if case .write(let write, _) = effects[0] {
+        if case .write(let write) = effects[0] {
             #expect(write.changes == [.init(key: "ab.payments.checkout", value: "off")])
         }
         #expect(state.mode == .browsing)
@@ -238,10 +233,9 @@ struct ReducerTests {
         #expect(editor.validation == .valid("19"))
         let effects = reduce(&state, .editSave)
         #expect(state.mode == .browsing)
-        if case .write(let write, let undo) = effects.first {
+        if case .write(let write) = effects.first {
             #expect(write.changes == [.init(key: "function.media.quality", value: "19")])
-            #expect(undo.entries["function.media.quality"]??.value == "95")
-            #expect(undo.entries["function.media.quality"]??.serverValueWhenSet == "80")
+            #expect(write.expiry == nil, "no expiry asked for: a new value never expires")
         } else {
             Issue.record("expected a write")
         }
@@ -278,7 +272,7 @@ struct ReducerTests {
         #expect(reduce(&state, .editSave).isEmpty, "invalid JSON cannot be saved")
         reduce(&state, .editDelete(.backward))
         let effects = reduce(&state, .editSave)
-        if case .write(let write, _) = effects.first {
+        if case .write(let write) = effects.first {
             #expect(write.changes == [.init(key: "function.chat.reactions", value: #"["👍","🔥","🎉"]"#)])
         } else {
             Issue.record("expected a write")
@@ -292,7 +286,7 @@ struct ReducerTests {
         let key = MenuFixture.key("function.chat.reactions", in: state)
         #expect(reduce(&state, .externalEdit) == [.openExternalEditor(key: key, text: "[\n  \"👍\",\n  \"🎉\"\n]")])
         let saved = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"]\n"))
-        if case .write(let write, _) = saved.first { #expect(write.changes.first?.value == #"["a"]"#) }
+        if case .write(let write) = saved.first { #expect(write.changes.first?.value == #"["a"]"#) }
         let refused = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"\n"))
         #expect(refused.isEmpty)
         guard case .editingJSON(let editor) = state.mode else {
@@ -313,28 +307,20 @@ struct ReducerTests {
         var state = try MenuFixture.state()
         MenuFixture.select("function.media.quality", in: &state)
         let effects = reduce(&state, .resetSelected)
-        let stored = MenuFixture.entries["function.media.quality"]
         #expect(
             effects == [
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.media.quality", value: nil)],
                         summary: "function.media.quality override removed"
-                    ),
-                    undo: UndoStep(
-                        entries: ["function.media.quality": stored],
-                        expected: ["function.media.quality": String?.none],
-                        summary: "function.media.quality = 95"
-                    )
-                )
-            ],
-            "the undo step keeps the stored entry: its time, note and server value then"
+                    ))
+            ]
         )
         MenuFixture.select("function.media.upload_mode", in: &state)
         #expect(reduce(&state, .resetSelected).isEmpty)
         #expect(state.status?.text == "function.media.upload_mode has no override")
         reduce(&state, .bottom)
-        if case .write(let write, _) = reduce(&state, .resetSelected).first {
+        if case .write(let write) = reduce(&state, .resetSelected).first {
             #expect(write.changes == [.init(key: "removed.feature.enabled", value: nil)])
         } else {
             Issue.record("expected a write for the orphan")
@@ -355,14 +341,12 @@ struct ReducerTests {
         #expect(state.status?.text == "Nothing was reset")
         reduce(&state, .resetScope)
         let effects = reduce(&state, .confirm)
-        guard case .write(let write, let undo) = effects.first else {
+        guard case .write(let write) = effects.first else {
             Issue.record("expected a write")
             return
         }
         #expect(write.changes.map(\.key) == ["function.media.hdr.enabled", "function.media.quality"])
         #expect(write.changes.allSatisfy { $0.value == nil })
-        #expect(
-            undo.entries.mapValues { $0?.value } == ["function.media.hdr.enabled": "Y", "function.media.quality": "95"])
     }
 
     @Test("R asks before resetting everything, orphans included; nothing to reset says so")
@@ -371,7 +355,7 @@ struct ReducerTests {
         reduce(&state, .resetAll)
         #expect(state.mode == .confirming(.resetAll(count: 5)))
         let effects = reduce(&state, .confirm)
-        guard case .write(let write, _) = effects.first else {
+        guard case .write(let write) = effects.first else {
             Issue.record("expected a write")
             return
         }
@@ -383,44 +367,56 @@ struct ReducerTests {
         #expect(empty.status?.text == "There are no overrides to reset")
     }
 
-    @Test("u undoes the last change: success pushes undo steps, an undo pops one")
-    func undo() throws {
-        var state = try MenuFixture.state()
-        #expect(reduce(&state, .undo).isEmpty)
-        #expect(state.status?.text == "Nothing to undo")
-        // As if this menu had just set the greeting (the fixture's store holds "Hi 👋").
-        let write = OverrideWrite(changes: [.init(key: "function.chat.greeting", value: "Hi 👋")], summary: "greeting")
-        let inverse = UndoStep(
-            entries: ["function.chat.greeting": OverrideEntry?.none], expected: ["function.chat.greeting": "Hi 👋"],
-            summary: "function.chat.greeting override removed")
-        reduce(&state, .writeSucceeded(write, undo: inverse))
-        #expect(state.undoStack == [inverse])
-        #expect(state.status?.text == "Saved: greeting")
-        #expect(reduce(&state, .undo) == [.undo(inverse)])
-        #expect(state.undoStack == [inverse], "the step stays until the undo is saved")
-        reduce(&state, .writeFailed("disk full"))
-        #expect(state.undoStack == [inverse], "a failed undo can be tried again")
-        reduce(&state, .undoSucceeded(inverse))
-        #expect(state.undoStack.isEmpty)
-        #expect(state.status?.text == "Undone: function.chat.greeting override removed")
+    /// A recorded change of the greeting (the fixture's store holds "Hi 👋"), made by `origin`.
+    static func greetingProposal(origin: OverrideChangeOrigin, changedSince: Bool = false) -> OverrideUndoProposal {
+        let record = OverrideJournalRecord(
+            id: "1764425100000-4411-1", time: MenuFixture.setAt, origin: origin, reason: OverrideChangeReason(.set),
+            changes: [.init(key: "function.chat.greeting", old: nil, new: OverrideEntry(value: "Hi 👋", setAt: nil))])
+        return OverrideUndoProposal(
+            record: record,
+            current: [
+                "function.chat.greeting": OverrideEntry(value: changedSince ? "Hey" : "Hi 👋", setAt: nil)
+            ])
     }
 
-    @Test("u after another process changed the key asks first; n keeps their change, y undoes")
+    @Test(
+        "u asks the runtime for the last recorded change; this menu's own is undone at once, nothing recorded says so")
+    func undo() throws {
+        var state = try MenuFixture.state()
+        #expect(reduce(&state, .undo) == [.proposeUndo])
+        #expect(reduce(&state, .undoProposed(nil)).isEmpty)
+        #expect(state.status?.text == "Nothing to undo: no change is recorded")
+        let own = Self.greetingProposal(origin: state.data.origin)
+        #expect(reduce(&state, .undoProposed(own)) == [.undo(own)])
+        #expect(state.mode == .browsing)
+        reduce(&state, .writeFailed("disk full"))
+        #expect(state.status?.isError == true)
+        reduce(&state, .undoSucceeded("set function.chat.greeting = \"Hi 👋\""))
+        #expect(state.status?.text == "Undone: set function.chat.greeting = \"Hi 👋\"")
+    }
+
+    @Test("u over another process's change says whose and asks; n keeps their change, y undoes")
     func undoOverOthers() throws {
         var state = try MenuFixture.state()
-        // This menu had set the limit to 700; since then another process set "lots" (what the store now holds).
-        let step = UndoStep(
-            entries: ["function.payments.daily_limit": OverrideEntry?.none],
-            expected: ["function.payments.daily_limit": "700"],
-            summary: "function.payments.daily_limit override removed")
-        reduce(&state, .writeSucceeded(OverrideWrite(changes: [], summary: "limit"), undo: step))
-        #expect(reduce(&state, .undo).isEmpty)
-        #expect(state.mode == .confirming(.undoOverChanges(step: step, keys: ["function.payments.daily_limit"])))
+        let theirs = Self.greetingProposal(origin: OverrideChangeOrigin(kind: .cli, name: "config-menu", pid: 4411))
+        #expect(reduce(&state, .undoProposed(theirs)).isEmpty)
+        #expect(state.mode == .confirming(.undo(theirs, own: false)))
+        guard case .confirming(let question) = state.mode else { return }
+        #expect(question.question.contains("the change by cli (pid 4411) at 2025-11-29 14:05:00"))
+        #expect(question.question.contains("set function.chat.greeting = \"Hi 👋\""))
         reduce(&state, .cancel)
         #expect(state.mode == .browsing)
         #expect(state.status?.text == "Nothing was undone; their change stays")
-        reduce(&state, .undo)
-        #expect(reduce(&state, .confirm) == [.undo(step)])
+        reduce(&state, .undoProposed(theirs))
+        #expect(reduce(&state, .confirm) == [.undo(theirs)])
+        // The menu's own change, changed again since by someone else: asked too, naming the key.
+        let changed = Self.greetingProposal(origin: state.data.origin, changedSince: true)
+        #expect(reduce(&state, .undoProposed(changed)).isEmpty)
+        guard case .confirming(let again) = state.mode else {
+            Issue.record("expected a question")
+            return
+        }
+        #expect(again.question.contains("function.chat.greeting was changed again since (now \"Hey\")"))
     }
 
     @Test("a failed write shows the error and changes nothing")
@@ -543,9 +539,32 @@ struct MenuLoopTests {
         #expect(state.data.overrideCount == 0, "the screen shows what the store holds after the write")
         #expect(loop.perform([.undo], on: &state))
         #expect(store.entries == MenuFixture.entries, "values the keys reject, orphans, times, notes: all restored")
-        #expect(state.undoStack.isEmpty)
-        #expect(state.status?.text == "Undone: 5 overrides restored")
+        #expect(state.status?.text.hasPrefix("Undone: reset 5 overrides") == true, "\(state.status?.text ?? "")")
         #expect(state.data.overrideCount == 5)
+        #expect(store.history().records.last?.reason.action == .undo)
+    }
+
+    @Test("u undoes another process's change through the journal, after asking whose it is")
+    func undoAnotherProcess() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("menu-loop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let service = try MenuFixture.service(in: folder)
+        let store = service.overrideStore
+        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service)
+        let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
+        var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
+        let cli = FileOverrideStore(url: folder.appendingPathComponent("overrides.json"), origin: .cli)
+        try cli.set("5000", forKey: "function.payments.daily_limit")
+        store.reload()
+        #expect(loop.perform([.undo], on: &state))
+        guard case .confirming(.undo(let proposal, own: false)) = state.mode else {
+            Issue.record("expected the question, got \(state.mode)")
+            return
+        }
+        #expect(proposal.record.origin.kind == .cli)
+        #expect(loop.perform([.confirm], on: &state))
+        #expect(store.entry(forKey: "function.payments.daily_limit")?.value == "lots", "the value before their change")
+        #expect(state.status?.text.contains("(by cli (pid") == true)
     }
 
     @Test("a failed write (a full disk) shows the error and the old value stays")
@@ -570,7 +589,6 @@ struct MenuLoopTests {
         #expect(state.status?.text.contains("cannot save: No space left on device") == true)
         #expect(state.data.statuses == before.statuses, "the old value stays")
         #expect(state.data.storeProblem?.contains("No space left on device") == true, "the title bar says so too")
-        #expect(state.undoStack.isEmpty)
         #expect(service.overrides.isEmpty)
     }
 }

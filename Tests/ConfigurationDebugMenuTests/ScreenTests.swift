@@ -81,7 +81,7 @@ struct ScreenTests {
         let grid = renderer.render(state)
         try expectScreen(grid, "help")
         // The whole list, on a screen tall enough to show it without scrolling.
-        var tall = try MenuFixture.state(width: 100, height: 70)
+        var tall = try MenuFixture.state(width: 100, height: 90)
         reduce(&tall, .help)
         let text = renderer.render(tall).text
         for binding in Keymap.bindings(for: .keys) {

@@ -164,8 +164,7 @@ struct InvisibleRefreshTests {
         let reread = state.data.statuses[key]
         reduce(
             &state,
-            .writeSucceeded(
-                OverrideWrite(changes: [], summary: "x = Y"), undo: UndoStep(entries: [:], expected: [:], summary: "")))
+            .writeSucceeded(OverrideWrite(changes: [], summary: "x = Y")))
         reduce(
             &state,
             .refreshed(

@@ -278,7 +278,10 @@ struct StoreFileSystemTests {
         #expect(store.lastError == nil)
         #expect(try String(contentsOf: url, encoding: .utf8) == full)
         let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
-        #expect(names.sorted() == ["overrides.json", "overrides.json.lock"])
+        #expect(
+            names.sorted() == [
+                "overrides.json", "overrides.json.journal", "overrides.json.journaled", "overrides.json.lock",
+            ])
         store.stopWatching()
     }
 

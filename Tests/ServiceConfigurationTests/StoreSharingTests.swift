@@ -64,7 +64,7 @@ struct StoreSharingTests {
             // Kill at a random moment after the writer is under way (it has started acknowledging writes), so the
             // kill lands during a write whatever the machine's speed (TSan builds start slowly).
             var lines = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            usleep(UInt32.random(in: 0...20_000, using: &generator))
+            usleep(UInt32.random(in: 0...30_000, using: &generator))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal { kills += 1 }

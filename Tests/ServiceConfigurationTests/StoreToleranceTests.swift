@@ -49,7 +49,7 @@ struct StoreToleranceTests {
         #expect(after.contains(entryText), "\(entryText) missing from:\n\(after)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).sorted()
-                == ["overrides.json", "overrides.json.lock"])
+                == ["overrides.json", "overrides.json.journal", "overrides.json.journaled", "overrides.json.lock"])
     }
 
     @Test("the tolerable corpus is complete")
@@ -101,7 +101,7 @@ struct StoreToleranceTests {
         let folder = TemporaryFolder()
         let url = folder.storeURL()
         let text = storeText(
-            #""k": {"expiresAt": "2027-01-01T00:00:00Z", "history": [{"value": "N", "by": "qa"}], "value": "Y", "zeta": {"a": 1}}"#,
+            #""k": {"auditedAt": "2027-01-01T00:00:00Z", "history": [{"value": "N", "by": "qa"}], "value": "Y", "zeta": {"a": 1}}"#,
             extra: #""generator": {"name": "ci", "build": 7}, "#)
         try writeStore(text, at: url)
         let store = FileOverrideStore(url: url)
@@ -109,14 +109,14 @@ struct StoreToleranceTests {
         #expect(store.problems.isEmpty)
         let entry = try #require(store.entries["k"])
         #expect(entry.value == "Y")
-        #expect(entry.preservedFields["expiresAt"] == #""2027-01-01T00:00:00Z""#)
+        #expect(entry.preservedFields["auditedAt"] == #""2027-01-01T00:00:00Z""#)
         #expect(entry.preservedFields["history"] == #"[{"value": "N", "by": "qa"}]"#)
         try store.set("1", forKey: "other")
         let saved = try String(contentsOf: url, encoding: .utf8)
         #expect(saved.contains(#"  "generator": {"name": "ci", "build": 7},"#))
         #expect(
             saved.contains(
-                #""k": {"expiresAt": "2027-01-01T00:00:00Z", "history": [{"value": "N", "by": "qa"}], "value": "Y", "zeta": {"a": 1}}"#
+                #""k": {"auditedAt": "2027-01-01T00:00:00Z", "history": [{"value": "N", "by": "qa"}], "value": "Y", "zeta": {"a": 1}}"#
             ))
         // And they survive a second round trip.
         let again = FileOverrideStore(url: url)

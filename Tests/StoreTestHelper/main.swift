@@ -8,6 +8,10 @@ import ServiceConfiguration
 //   store-test-helper hammer FILE PREFIX COUNT    COUNT writes of PREFIX.i = i, printing "ok i" after each returns
 //   store-test-helper limited BYTES FILE KEY VALUE   one write with RLIMIT_FSIZE = BYTES (a disk that is "full")
 //   store-test-helper stamp-set FILE KEY VALUE     one write, then prints the monotonic clock in nanoseconds
+//   store-test-helper crash-after-save FILE KEY VALUE base|append
+//                                                 one write that kills itself (SIGKILL) after the store is saved,
+//                                                 before the journal records it (base) or before the line (append)
+//   store-test-helper pid                         prints this process's id and the name the journal records
 //   store-test-helper publish FILE NAME KEY...     a running program: a service on the store (catalog: the Helper
 //                                                  scope) named NAME reads each KEY (helper.a, helper.b, helper.c,
 //                                                  or helper.unlisted from a scope not in the catalog), publishes
@@ -155,8 +159,20 @@ case "limited" where arguments.count == 5:
 case "stamp-set" where arguments.count == 4:
     do { try store(arguments[1]).set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
     emit(String(DispatchTime.now().uptimeNanoseconds))
+case "crash-after-save" where arguments.count == 5:
+    let point: StoreFileOperation = arguments[4] == "base" ? .journalBase : .journalAppend
+    let target = FileOverrideStore(
+        url: URL(fileURLWithPath: arguments[1]),
+        faults: { operation in
+            if operation == point { kill(getpid(), SIGKILL) }
+            return nil
+        })
+    do { try target.set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
+    fail("still alive after the save")
+case "pid" where arguments.count == 1:
+    emit("\(getpid()) \(OverrideChangeOrigin.program().name)")
 case "publish" where arguments.count >= 3:
     publish(storePath: arguments[1], name: arguments[2], keys: Array(arguments.dropFirst(3)))
 default:
-    fail("usage: store-test-helper set|hammer|limited|stamp-set|publish ...")
+    fail("usage: store-test-helper set|hammer|limited|stamp-set|crash-after-save|pid|publish ...")
 }

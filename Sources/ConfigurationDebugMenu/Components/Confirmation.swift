@@ -1,3 +1,5 @@
+package import ServiceConfiguration
+
 /// A question waiting for y/N: before a reset, before an edit is thrown away, before a save or an undo would
 /// replace what another process changed meanwhile. `n`, Enter and Esc answer no, so nothing is lost by accident.
 package indirect enum Confirmation: Equatable, Sendable {
@@ -11,14 +13,20 @@ package indirect enum Confirmation: Equatable, Sendable {
     case quitDiscardingEdit(key: String, editor: MenuState.Mode)
     /// Save the editor's value of `key` although another process changed the key to `theirs` meanwhile.
     case overwrite(key: String, theirs: String, editor: MenuState.Mode)
-    /// Undo although other processes changed `keys` since this menu's change.
-    case undoOverChanges(step: UndoStep, keys: [String])
+    /// Undo a recorded change that is not this menu's own (`own` false), or that was changed again since.
+    case undo(OverrideUndoProposal, own: Bool)
+    /// Remove every expired override (`count` of them).
+    case pruneExpired(count: Int)
+    /// Apply a scenario: `changes` puts its entries in place (`nil` removes); `view` is the scenarios view to go
+    /// back to.
+    case applyScenario(name: String, summary: String, changes: [String: OverrideEntry?], view: ScenariosView)
 
     /// The mode the question was asked from, drawn under it (an editor stays visible while asked about it).
     package var underlyingMode: MenuState.Mode {
         switch self {
         case .discardEdit(_, let editor), .quitDiscardingEdit(_, let editor), .overwrite(_, _, let editor): editor
-        case .resetAll, .resetScope, .undoOverChanges: .browsing
+        case .applyScenario(_, _, _, let view): .scenarios(view)
+        case .resetAll, .resetScope, .undo, .pruneExpired: .browsing
         }
     }
 
@@ -31,10 +39,10 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .quitDiscardingEdit(let key, _): "Quit and discard your changes to \(key)?"
         case .overwrite(let key, let theirs, _):
             "\(key) was changed elsewhere to \(theirs) while you edited. Save yours over it?"
-        case .undoOverChanges(_, let keys):
-            keys.count == 1
-                ? "\(keys[0]) was changed elsewhere since your change. Undo anyway?"
-                : "\(keys.count) keys were changed elsewhere since your change. Undo anyway?"
+        case .undo(let proposal, let own):
+            Self.undoQuestion(proposal, own: own)
+        case .pruneExpired(let count): "Remove \(count) expired override\(count == 1 ? "" : "s")?"
+        case .applyScenario(let name, let summary, _, _): "Apply scenario \(name): \(summary)?"
         }
     }
 
@@ -45,7 +53,10 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .discardEdit: "y discards · n, Enter or Esc keeps editing"
         case .quitDiscardingEdit: "y quits · n, Enter or Esc keeps editing"
         case .overwrite: "y saves yours · n, Enter or Esc keeps editing"
-        case .undoOverChanges: "y undoes · n, Enter or Esc keeps their change"
+        case .undo(_, let own):
+            own ? "y undoes · n, Enter or Esc keeps it" : "y undoes it · n, Enter or Esc keeps their change"
+        case .pruneExpired: "y removes them · n, Enter or Esc keeps them · u undoes it"
+        case .applyScenario: "y applies it · n, Enter or Esc keeps the overrides · u undoes it"
         }
     }
 
@@ -56,10 +67,32 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .resetAll, .resetScope: title = "Confirm"
         default: title = "Are you sure?"
         }
-        let width = max(TextWidth.of(hint), ScreenGrid.displayWidth(of: question)) + 8
-        let box = overlayBox(&grid, on: screen, width: width, height: 6, title: title, theme: theme)
+        let width = min(screen.width - 2, max(TextWidth.of(hint), ScreenGrid.displayWidth(of: question)) + 8)
+        // A long question (an undo names whose change and what it was) wraps.
+        let lines = StyledText([(question, theme.label)]).wrapped(to: max(10, width - 5), indent: 0)
+        let box = overlayBox(&grid, on: screen, width: width, height: 5 + lines.count, title: title, theme: theme)
         let content = box.inset(by: 1).inset(top: 1, left: 2, right: 1)
-        grid.write(question, in: content.row(0), style: theme.label)
-        grid.write(hint, in: content.row(1), style: theme.muted)
+        for (offset, line) in lines.enumerated() {
+            grid.write(segments: line.map { ($0.text, $0.style) }, in: content.row(offset), ellipsisStyle: theme.muted)
+        }
+        grid.write(hint, in: content.row(lines.count), style: theme.muted)
+    }
+
+    /// `Undo the change by cli (pid 4411) at 2026-11-29 14:05:12: set KEY = "5000" (was "2500")?`, saying which
+    /// keys changed again since.
+    static func undoQuestion(_ proposal: OverrideUndoProposal, own: Bool) -> String {
+        let record = proposal.record
+        var text =
+            own
+            ? "Undo your change at \(ValueText.seconds(record.time)): \(record.summary)?"
+            : "Undo the change by \(record.origin) at \(ValueText.seconds(record.time)): \(record.summary)?"
+        if let key = proposal.changedSince.first {
+            let now = (proposal.expected[key] ?? nil).map { ValueText.quoted($0.value) } ?? "no override"
+            text +=
+                proposal.changedSince.count == 1
+                ? " \(key) was changed again since (now \(now)); undoing replaces that too."
+                : " \(proposal.changedSince.count) of its keys were changed again since; undoing replaces those too."
+        }
+        return text
     }
 }

@@ -117,13 +117,15 @@ package enum DetailsPane {
             if let rejection = status.rejections.first(where: { $0.source == .overridden }) {
                 override.append(("  ✗ not applied: \(rejection.reason)", theme.problem))
             }
-            for (program, reason) in data.coverage.rejections(of: status.name, value: entry.value).prefix(3) {
-                override.append(("  ✗ rejected by \(program.label): \(reason)", theme.problem))
-            }
         } else if !status.isQuarantined {
             override.append(("none", theme.muted))
         }
         lines.append(override + storeProblems(status.storeProblems, theme))
+        if let entry = status.override {
+            for (program, reason) in data.coverage.rejections(of: status.name, value: entry.value).prefix(3) {
+                lines.append([("Rejected  ", theme.muted), ("✗ by \(program.label): \(reason)", theme.problem)])
+            }
+        }
         if let read = readLine(data.coverage, name: descriptor.name, overridden: status.override != nil, theme: theme) {
             lines.append(read)
         }
@@ -134,6 +136,41 @@ package enum DetailsPane {
                     theme.problem
                 )
             ])
+        }
+        if let expiration = status.expiration {
+            lines.append([
+                (
+                    "⊘ \(expiration.description): not applied · x gives it a new expiry, P removes expired overrides",
+                    theme.problem
+                )
+            ])
+        }
+        if status.isRedundant {
+            lines.append([
+                (
+                    "= equals the server value: it changes nothing now and will stop following the server · x: until "
+                        + "the server changes · r removes it", theme.problem
+                )
+            ])
+        }
+        let changes = data.history.changes(forKey: status.name)
+        if !changes.isEmpty {
+            var history: Line = [("History   ", theme.muted)]
+            for (offset, record) in changes.suffix(3).reversed().enumerated() {
+                let change = record.changes.first { $0.key == status.name }
+                let who = record.origin == data.origin ? "you" : record.origin.shortDescription
+                let what: String =
+                    switch (change?.old, change?.new) {
+                    case (let old?, let new?) where old.value == new.value:
+                        old.expiry != new.expiry ? "changed the expiry" : "changed the note"
+                    case (_, let new?): "= " + ValueText.quoted(new.value)
+                    default: "removed"
+                    }
+                let time = ValueText.time(record.time).dropLast(4)
+                history.append(((offset > 0 ? " · " : "") + "\(time) \(who) \(what)", theme.text))
+            }
+            history.append(("  (H: all changes)", theme.muted))
+            lines.append(history)
         }
         if status.isStale, let entry = status.override {
             lines.append([
@@ -171,6 +208,7 @@ package enum DetailsPane {
         guard let entry else { return [] }
         var parts: [String] = []
         if let setAt = entry.setAt { parts.append("set \(ValueText.time(setAt))") }
+        if !entry.expiry.isNever { parts.append("expires \(entry.expiry.description)") }
         if let note = entry.note { parts.append("note: \(note)") }
         return parts.isEmpty ? [] : [("  · " + parts.joined(separator: " · "), theme.muted)]
     }
@@ -184,7 +222,9 @@ extension ScreenGrid {
         for (text, style) in segments {
             x = write(text, x: x, y: rect.y, style: style, maxX: rect.maxX)
         }
-        if x >= rect.maxX, let last = segments.last, !last.text.isEmpty {
+        // Only a cut line ends in "…"; one that fills the row exactly (a wrapped row) is shown whole.
+        let needed = segments.reduce(0) { $0 + ScreenGrid.displayWidth(of: $1.text) }
+        if x >= rect.maxX, needed > rect.width, let last = segments.last, !last.text.isEmpty {
             write("…", x: rect.maxX - 1, y: rect.y, style: ellipsisStyle)
         }
     }

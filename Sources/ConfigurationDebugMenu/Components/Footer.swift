@@ -53,7 +53,9 @@ extension HintContext {
             hasOverride = true
         }
         filtersActive = state.filters.isActive
-        canUndo = !state.undoStack.isEmpty
+        canUndo = data.history.lastUndoable != nil
+        anyExpired = data.expiredCount > 0
+        if let key = state.selectedKey { isRedundant = data.statuses[key].isRedundant }
         anyOverrides = data.overrideCount > 0
         modulePaneShown = state.layout.showsModules
         moduleSelected = state.filters.scope != nil

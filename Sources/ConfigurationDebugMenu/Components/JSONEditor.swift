@@ -17,6 +17,8 @@ package struct JSONEditor: Equatable, Sendable {
     package var original: String
     /// The key's new value when another process changed it while this editor was open.
     package var changedElsewhere: String?
+    /// When the saved override expires (Ctrl-T); `nil`: as before (a new value never expires).
+    package var expiry: ExpiryChoice?
 
     /// An editor holding `text`, caret at the start.
     package init(key: Int, text: String, validation: Validation) {
@@ -125,11 +127,18 @@ package struct JSONEditor: Equatable, Sendable {
                 in: inner.row(inner.height - 2).inset(left: 1, right: 1), style: theme.problem)
         }
         let status = inner.row(inner.height - 1).inset(left: 1, right: 1)
+        let expiryText = ValueEditor.expiryText(expiry, current: data.statuses[key].override?.expiry ?? .never)
+        let expiryWidth = min(TextWidth.of(expiryText) + 2, status.width / 2)
         switch validation {
         case .valid:
-            grid.write("✓ valid JSON for \(descriptor.valueTypeName)", in: status, style: theme.valid)
+            grid.write(
+                "✓ valid JSON for \(descriptor.valueTypeName)", in: status.inset(right: expiryWidth), style: theme.valid
+            )
         case .invalid(let reason):
-            grid.write("✗ \(reason)", in: status, style: theme.problem)
+            grid.write("✗ \(reason)", in: status.inset(right: expiryWidth), style: theme.problem)
         }
+        grid.write(
+            expiryText, in: status.columns(status.width - expiryWidth + 2..<status.width),
+            style: expiry == nil ? theme.muted : theme.label)
     }
 }

@@ -1,3 +1,5 @@
+import ServiceConfiguration
+
 /// The one-line editor for text and number values, opened in place of the details pane: the field, the value as
 /// the key decodes it (or why it cannot), and the default.
 package struct ValueEditor: Equatable, Sendable {
@@ -11,6 +13,8 @@ package struct ValueEditor: Equatable, Sendable {
     package var original: String
     /// The key's new value when another process changed it while this editor was open.
     package var changedElsewhere: String?
+    /// When the saved override expires (Ctrl-T); `nil`: as before (a new value never expires).
+    package var expiry: ExpiryChoice?
 
     package init(key: Int, text: String, validation: Validation) {
         self.key = key
@@ -47,6 +51,18 @@ package struct ValueEditor: Equatable, Sendable {
                 "default \(ValueText.quoted(descriptor.defaultValueString)) · \(descriptor.valueTypeName)",
                 x: content.x, y: content.y + 2, style: theme.muted, maxX: content.maxX)
         }
+        if content.height > 3 {
+            let current = data.statuses[key].override?.expiry ?? .never
+            grid.write(
+                ValueEditor.expiryText(expiry, current: current), in: content.row(3),
+                style: expiry == nil ? theme.muted : theme.label)
+        }
+    }
+
+    /// The editor's expiry line: `expires: as before (never) · Ctrl-T changes`.
+    static func expiryText(_ expiry: ExpiryChoice?, current: OverrideExpiry) -> String {
+        let rule = expiry?.title ?? "as before (\(current.description))"
+        return "expires: \(rule) · Ctrl-T changes"
     }
 }
 

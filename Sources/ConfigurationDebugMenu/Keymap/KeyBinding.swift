@@ -2,7 +2,9 @@ package import ServiceConfiguration
 
 /// Which set of bindings is active.
 package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
-    case keys, modules, filtering, editing, editingJSON, editingNote, picking, confirming, help
+    case keys, modules, filtering, editing, editingJSON, editingNote, picking, confirming, help, history, scenarios,
+        prompting,
+        expiry
 
     /// The title of the help screen for this context.
     package var title: String {
@@ -16,6 +18,10 @@ package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
         case .picking: "Choosing a value"
         case .confirming: "Answering a question"
         case .help: "Help"
+        case .history: "History of changes"
+        case .scenarios: "Scenarios"
+        case .prompting: "Typing a name"
+        case .expiry: "Choosing when an override expires"
         }
     }
 }
@@ -32,6 +38,10 @@ package struct HintContext: Equatable, Sendable {
     package var filtersActive = false
     /// Whether `u` has something to undo.
     package var canUndo = false
+    /// Whether the selected key's override equals its server value.
+    package var isRedundant = false
+    /// Whether any stored override has expired.
+    package var anyExpired = false
     /// Whether the module `S` would reset has overrides.
     package var moduleHasOverrides = false
     /// Whether there is any override.

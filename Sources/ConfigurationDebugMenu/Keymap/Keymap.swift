@@ -13,6 +13,10 @@ package enum Keymap {
         case .picking: picking
         case .confirming: confirming
         case .help: helpScreen
+        case .history: history
+        case .scenarios: scenarios
+        case .prompting: prompting
+        case .expiry: expiry
         }
     }
 
@@ -23,15 +27,19 @@ package enum Keymap {
         switch (context, event) {
         case (.filtering, .character(let character)): return .filterInsert(String(character))
         case (.editing, .character(let character)), (.editingJSON, .character(let character)),
-            (.editingNote, .character(let character)):
+            (.prompting, .character(let character)), (.editingNote, .character(let character)):
             return .editInsert(String(character))
         case (.keys, .click(let x, let y)), (.modules, .click(let x, let y)), (.picking, .click(let x, let y)):
             return .click(x: x, y: y)
         case (.keys, .wheel(let delta, let x, let y)), (.modules, .wheel(let delta, let x, let y)):
             return .wheel(delta, x: x, y: y)
-        case (.picking, .wheel(let delta, _, _)), (.help, .wheel(let delta, _, _)): return .move(delta)
+        case (.picking, .wheel(let delta, _, _)), (.help, .wheel(let delta, _, _)),
+            (.history, .wheel(let delta, _, _)), (.scenarios, .wheel(let delta, _, _)),
+            (.expiry, .wheel(let delta, _, _)):
+            return .move(delta)
         case (.filtering, .paste(let text)): return .filterInsert(oneLine(text))
-        case (.editing, .paste(let text)), (.editingNote, .paste(let text)): return .editInsert(oneLine(text))
+        case (.editing, .paste(let text)), (.prompting, .paste(let text)), (.editingNote, .paste(let text)):
+            return .editInsert(oneLine(text))
         case (.editingJSON, .paste(let text)): return .editInsert(text)
         case (_, .resize(let width, let height)): return .resize(width: width, height: height)
         default: return nil
@@ -44,7 +52,7 @@ package enum Keymap {
     }
 
     /// A binding whose footer word shows when `when` holds (always, without it); no word keeps it out of the footer.
-    private static func bind(
+    static func bind(
         _ keys: [KeyEvent],
         _ action: MenuAction,
         _ help: String,
@@ -82,7 +90,19 @@ package enum Keymap {
             hint: "clear filters",
             priority: 25, when: { $0.filtersActive }),
         bind(
-            [.character("u")], .undo, "undo this menu's last change", hint: "undo", priority: 35, when: { $0.canUndo }),
+            [.character("u")], .undo,
+            "undo the last change anyone made (asks if not this menu's)",
+            hint: "undo", priority: 35, when: { $0.canUndo }),
+        bind(
+            [.character("P")], .pruneExpired, "remove the expired overrides (marked ⊘; asks first)", hint: "prune",
+            priority: 62, when: { $0.anyExpired }),
+        bind(
+            [.character("H")], .openHistory, "history of changes: who changed what, when (u undoes)",
+            hint: "history", priority: 74),
+        bind(
+            [.character("i")], .openScenarios,
+            "scenarios: preview and apply profiles, save overrides as one", hint: "scenarios",
+            priority: 76),
         bind(
             [.character("o")], .toggleOnlyOverridden, "show only overridden keys, or all again", hint: "overridden",
             priority: 70),
@@ -153,6 +173,14 @@ package enum Keymap {
                 context in
                 context.orphanSelected ? "remove" : context.hasOverride ? "reset" : nil
             },
+            bind(
+                [.character("x")], .chooseExpiry,
+                "when the override expires: a time, a server change, a version",
+                priority: 44
+            ) { context in
+                guard context.hasOverride, !context.orphanSelected else { return nil }
+                return context.isRedundant ? "follow server" : "expiry"
+            },
         ] + shared + quitKeys
 
     static let modulePane: [KeyBinding] =
@@ -180,7 +208,7 @@ package enum Keymap {
         bind([.control("c")], .quit, "quit"),
     ]
 
-    private static let caretBindings: [KeyBinding] = [
+    static let caretBindings: [KeyBinding] = [
         bind([.left], .editMove(.left), "caret left"),
         bind([.right], .editMove(.right), "caret right"),
         bind([.home, .control("a")], .editMove(.lineStart), "start of line"),
@@ -192,10 +220,16 @@ package enum Keymap {
         bind([.control("w")], .editDelete(.wordBackward), "delete the word before the caret"),
     ]
 
+    private static let expiryCycle = bind(
+        [.control("t")], .cycleExpiry,
+        "when the saved override expires (as before, 1 h, … never)",
+        hint: "expiry", priority: 25)
+
     static let editing: [KeyBinding] =
         [
             bind([.enter], .editSave, "save (only a valid value)", hint: "save", priority: 10),
             bind([.escape], .editCancel, "close (asks first when the text was changed)", hint: "cancel", priority: 20),
+            expiryCycle,
         ] + caretBindings + [
             bind([.function(1)], .help, "show this help", hint: "help", priority: 98),
             bind([.control("c")], .quit, "quit (asks first when the text was changed)"),
@@ -206,6 +240,7 @@ package enum Keymap {
             bind([.control("s"), .function(2)], .editSave, "save (only valid JSON)", hint: "save", priority: 10),
             bind([.escape], .editCancel, "close (asks first when the text was changed)", hint: "cancel", priority: 20),
             bind([.control("o")], .externalEdit, "continue in $EDITOR", hint: "$EDITOR", priority: 30),
+            expiryCycle,
             bind([.enter], .editNewline, "new line"),
             bind([.up], .editMove(.up), "line up"),
             bind([.down], .editMove(.down), "line down"),

@@ -26,6 +26,12 @@ package struct MenuData: Equatable, Sendable {
     package var syncChanges: [String: String?]
     /// What the programs using the store read (from their program reports); empty when none published one.
     package var coverage = ProgramCoverage(programs: [])
+    /// The changes recorded in the store's history.
+    package var history: OverrideHistory
+    /// Who this menu's changes are recorded as made by (its own changes in the history).
+    package var origin: OverrideChangeOrigin
+    /// The folder of scenarios (profiles), if there is one.
+    package var scenariosFolder: String?
 
     package init(
         table: KeyTable,
@@ -37,7 +43,10 @@ package struct MenuData: Equatable, Sendable {
         liveReloadProblem: String? = nil,
         overridesApply: Bool = true,
         server: ServerSyncDisplay? = nil,
-        syncChanges: [String: String?] = [:]
+        syncChanges: [String: String?] = [:],
+        history: OverrideHistory = OverrideHistory(),
+        origin: OverrideChangeOrigin = OverrideChangeOrigin(kind: .menu, name: "config-menu", pid: nil),
+        scenariosFolder: String? = nil
     ) {
         self.table = table
         self.statuses = statuses
@@ -52,6 +61,9 @@ package struct MenuData: Equatable, Sendable {
         self.overridesApply = overridesApply
         self.server = server
         self.syncChanges = syncChanges
+        self.history = history
+        self.origin = origin
+        self.scenariosFolder = scenariosFolder
     }
 
     /// Equal when built on the same table with equal statuses, orphans and labels.
@@ -60,6 +72,7 @@ package struct MenuData: Equatable, Sendable {
             && lhs.label == rhs.label && lhs.storeLocation == rhs.storeLocation && lhs.storeProblem == rhs.storeProblem
             && lhs.liveReloadProblem == rhs.liveReloadProblem && lhs.overridesApply == rhs.overridesApply
             && lhs.server == rhs.server && lhs.syncChanges == rhs.syncChanges && lhs.coverage == rhs.coverage
+            && lhs.history == rhs.history && lhs.origin == rhs.origin && lhs.scenariosFolder == rhs.scenariosFolder
     }
 
     /// Whether a key has an override stored: applied, rejected by the key, or kept by the store unapplied.
@@ -79,4 +92,24 @@ package struct MenuData: Equatable, Sendable {
 
     /// How many keys have an override (valid or not), plus orphaned overrides.
     package var overrideCount: Int { scopeOverrideCounts.reduce(0, +) + orphans.count }
+
+    /// The stored overrides the menu knows (of catalog keys and orphans, expired ones included), by key.
+    package var currentOverrides: [String: OverrideEntry] {
+        var result: [String: OverrideEntry] = [:]
+        for status in statuses where status.override != nil { result[status.name] = status.override }
+        for orphan in orphans where orphan.override != nil { result[orphan.name] = orphan.override }
+        return result
+    }
+
+    /// The keys with a stored entry, usable or quarantined (what replacing every override removes).
+    package var storedKeys: Set<String> {
+        var keys = Set(currentOverrides.keys)
+        for status in statuses + orphans where status.isQuarantined { keys.insert(status.name) }
+        return keys
+    }
+
+    /// How many stored overrides have expired.
+    package var expiredCount: Int {
+        statuses.reduce(0) { $0 + ($1.isExpired ? 1 : 0) } + orphans.reduce(0) { $0 + ($1.isExpired ? 1 : 0) }
+    }
 }

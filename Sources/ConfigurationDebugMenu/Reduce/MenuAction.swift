@@ -60,12 +60,32 @@ package enum MenuAction: Equatable, Sendable {
     case resetScope
     /// Ask to remove every override.
     case resetAll
-    /// Undo the last change.
+    /// Undo the last change anyone made (from the history journal).
     case undo
     /// Move a number key with a range by this many steps (`+`: 1, `-`: -1).
     case step(Int)
     /// Sync the server values now.
     case syncNow
+    /// Choose when the selected override expires.
+    case chooseExpiry
+    /// In an editor: step through when the saved override expires.
+    case cycleExpiry
+    /// Ask to remove every expired override.
+    case pruneExpired
+
+    // Views
+    /// Show the history of changes.
+    case openHistory
+    /// Show the scenarios folder.
+    case openScenarios
+    /// Close the history or scenarios view.
+    case closeView
+    /// In the history: show only the changes of the key selected in the list, or every change again.
+    case toggleHistoryFilter
+    /// In the scenarios view: apply by merging into the overrides, or by replacing them.
+    case toggleScenarioMode
+    /// In the scenarios view: save the current overrides as a new scenario (asks for a name).
+    case saveScenarioAs
 
     // Editors
     /// Insert text at the caret (one typed character, or a whole paste).
@@ -112,10 +132,20 @@ package enum MenuAction: Equatable, Sendable {
     // Effect results
     /// New statuses for some keys, after a change by anyone (this menu, another process, the program).
     case refreshed(MenuDataUpdate)
-    /// A write finished; `undo` puts back what it replaced.
-    case writeSucceeded(OverrideWrite, undo: UndoStep)
-    /// An undo finished.
-    case undoSucceeded(UndoStep)
+    /// A write finished.
+    case writeSucceeded(OverrideWrite)
+    /// What undoing the last recorded change would do (`nil`: nothing is recorded).
+    case undoProposed(OverrideUndoProposal?)
+    /// An undo finished; the text says what was undone.
+    case undoSucceeded(String)
+    /// Expired overrides were removed (their keys).
+    case pruned([String])
+    /// The scenarios folder was read.
+    case scenariosLoaded(ScenarioListing)
+    /// A scenario was applied (its name).
+    case scenarioApplied(String)
+    /// The overrides were saved as a scenario (its name).
+    case scenarioSaved(String)
     /// A write or an undo failed; the message says why. The old value stays.
     case writeFailed(String)
     /// `$EDITOR` returned this text for the key.
@@ -156,12 +186,15 @@ package struct MenuDataUpdate: Equatable, Sendable {
     package var syncChanges: [String: String?]?
     /// What the programs using the store read, if that changed (`nil`: unchanged).
     package var coverage: ProgramCoverage?
+    /// The history of changes, if it changed (`nil`: unchanged).
+    package var history: OverrideHistory?
 
     /// Creates an update.
     package init(
         statuses: [Int: ConfigurationKeyStatus], orphans: [ConfigurationKeyStatus], storeProblem: String?,
         liveReloadProblem: String? = nil, changedElsewhere: Set<String> = [], time: Double = 0,
-        server: ServerSyncDisplay? = nil, syncChanges: [String: String?]? = nil, coverage: ProgramCoverage? = nil
+        server: ServerSyncDisplay? = nil, syncChanges: [String: String?]? = nil, coverage: ProgramCoverage? = nil,
+        history: OverrideHistory? = nil
     ) {
         self.statuses = statuses
         self.orphans = orphans
@@ -172,20 +205,32 @@ package struct MenuDataUpdate: Equatable, Sendable {
         self.server = server
         self.syncChanges = syncChanges
         self.coverage = coverage
+        self.history = history
     }
 }
 
 /// Work the reducer asks the runtime to do; its outcome comes back as an action.
 package enum MenuEffect: Equatable, Sendable {
     /// Save a change to the overrides through the service (validated by each key), then report
-    /// ``MenuAction/writeSucceeded(_:undo:)`` or ``MenuAction/writeFailed(_:)``.
-    case write(OverrideWrite, undo: UndoStep)
+    /// ``MenuAction/writeSucceeded(_:)`` or ``MenuAction/writeFailed(_:)``.
+    case write(OverrideWrite)
+    /// Read the history and report what undoing its last change would do (``MenuAction/undoProposed(_:)``).
+    case proposeUndo
+    /// Undo a recorded change through the service, then report ``MenuAction/undoSucceeded(_:)`` or
+    /// ``MenuAction/writeFailed(_:)`` (also when a key changed meanwhile).
+    case undo(OverrideUndoProposal)
+    /// Remove the expired overrides through the service, then report ``MenuAction/pruned(_:)``.
+    case pruneExpired
+    /// Read the scenarios folder, then report ``MenuAction/scenariosLoaded(_:)``.
+    case loadScenarios
+    /// Put a scenario's entries in place (`nil` removes) as one change named after it, then report
+    /// ``MenuAction/scenarioApplied(_:)``.
+    case applyScenario(name: String, changes: [String: OverrideEntry?])
+    /// Save the current overrides as a new scenario file, then report ``MenuAction/scenarioSaved(_:)``.
+    case saveScenario(name: String)
     /// Replace the note of a key's override (its value and other metadata kept), then report
-    /// ``MenuAction/writeSucceeded(_:undo:)`` or ``MenuAction/writeFailed(_:)``.
-    case note(key: String, note: String?, undo: UndoStep)
-    /// Put stored entries back as they were, then report ``MenuAction/undoSucceeded(_:)`` or
-    /// ``MenuAction/writeFailed(_:)``.
-    case undo(UndoStep)
+    /// ``MenuAction/writeSucceeded(_:)`` or ``MenuAction/writeFailed(_:)``.
+    case note(key: String, note: String?)
     /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
     case openExternalEditor(key: Int, text: String)
     /// Sync the server values (in the background), then report ``MenuAction/syncFinished(_:)``.

@@ -98,6 +98,14 @@ extension MenuReducer {
             }
         case .undo:
             return undo(&state)
+        case .chooseExpiry:
+            openExpiry(&state)
+        case .pruneExpired:
+            askToPrune(&state)
+        case .openHistory:
+            openHistory(&state)
+        case .openScenarios:
+            return openScenarios(&state)
         case .help:
             state.mode = .help(HelpScreen(context: state.keymapContext, returnTo: .browsing))
         case .click(let x, let y):

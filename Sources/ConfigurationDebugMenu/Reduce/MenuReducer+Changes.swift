@@ -1,17 +1,13 @@
 import ServiceConfiguration
 
 extension MenuReducer {
-    /// A write of `value` as the key's override, with what it replaces as the undo step.
-    static func set(_ state: inout MenuState, key: Int, value: String) -> [MenuEffect] {
+    /// A write of `value` as the key's override, expiring as `expiry` says (`nil`: a new value never expires, the
+    /// same value keeps its rule).
+    static func set(_ state: inout MenuState, key: Int, value: String, expiry: ExpiryChoice? = nil) -> [MenuEffect] {
         let name = state.data.table.keys[key].descriptor.name
-        let previous = state.data.statuses[key].override
         return [
             .write(
-                OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)"),
-                undo: UndoStep(
-                    entries: [name: previous], expected: [name: value],
-                    summary: previous.map { "\(name) = \($0.value)" } ?? "\(name) override removed")
-            )
+                OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)", expiry: expiry))
         ]
     }
 
@@ -46,57 +42,47 @@ extension MenuReducer {
             nothingSelected(&state)
             return []
         }
-        guard let previous = currentOverride(state, name) else {
-            // An entry the store kept without applying it (unreadable) can be removed, but not put back.
-            if status(state, name)?.isQuarantined == true {
-                return [
-                    .write(
-                        OverrideWrite(
-                            changes: [.init(key: name, value: nil)], summary: "\(name) unreadable entry removed"),
-                        undo: UndoStep(entries: [:], expected: [:], summary: "nothing to restore"))
-                ]
-            }
+        guard currentOverride(state, name) != nil || status(state, name)?.isQuarantined == true else {
             state.inform("\(name) has no override")
             return []
         }
-        return [
-            .write(
-                OverrideWrite(changes: [.init(key: name, value: nil)], summary: "\(name) override removed"),
-                undo: UndoStep(
-                    entries: [name: previous], expected: [name: String?.none],
-                    summary: "\(name) = \(previous.value)")
-            )
-        ]
+        let summary =
+            currentOverride(state, name) == nil ? "\(name) unreadable entry removed" : "\(name) override removed"
+        return [.write(OverrideWrite(changes: [.init(key: name, value: nil)], summary: summary))]
     }
 
-    /// Removes the overrides of `names`, with every entry as stored as the undo step.
+    /// Removes the overrides of `names` as one change (the history records it; `u` puts them back).
     static func reset(_ state: inout MenuState, _ names: [String], summary: String) -> [MenuEffect] {
-        var previous: [String: OverrideEntry?] = [:]
-        for name in names { previous[name] = currentOverride(state, name) }
-        return [
-            .write(
-                OverrideWrite(changes: names.map { .init(key: $0, value: nil) }, summary: summary),
-                undo: UndoStep(
-                    entries: previous, expected: Dictionary(uniqueKeysWithValues: names.map { ($0, String?.none) }),
-                    summary: "\(names.count) override\(names.count == 1 ? "" : "s") restored")
-            )
-        ]
+        [.write(OverrideWrite(changes: names.map { .init(key: $0, value: nil) }, summary: summary))]
     }
 
-    /// `u`: undoes the menu's last change, after asking if another process changed those keys since.
+    /// `u`: asks the runtime what undoing the last recorded change would do (whoever made it).
     static func undo(_ state: inout MenuState) -> [MenuEffect] {
-        guard let step = state.undoStack.last else {
-            state.inform("Nothing to undo")
+        guard state.data.history.isKept else {
+            state.inform("This store keeps no history, so there is nothing to undo")
             return []
         }
-        let changed = step.expected.keys.sorted().filter {
-            currentOverride(state, $0)?.value != step.expected[$0] ?? nil
-        }
-        if !changed.isEmpty {
-            state.mode = .confirming(.undoOverChanges(step: step, keys: changed))
+        return [.proposeUndo]
+    }
+
+    /// What undoing the last recorded change would do: undone at once when it is this menu's own change and nothing
+    /// changed since; otherwise the menu says whose change it is (and what changed since) and asks.
+    static func proposeUndo(_ state: inout MenuState, _ proposal: OverrideUndoProposal?) -> [MenuEffect] {
+        guard let proposal else {
+            state.inform("Nothing to undo: no change is recorded")
             return []
         }
-        return [.undo(step)]
+        guard proposal.record.canBeUndone else {
+            state.fail(
+                "the last change (\(proposal.record.summary)) was too large to record in full; it cannot be undone")
+            return []
+        }
+        let own = proposal.record.origin == state.data.origin
+        if own, proposal.changedSince.isEmpty {
+            return [.undo(proposal)]
+        }
+        state.mode = .confirming(.undo(proposal, own: own))
+        return []
     }
 
     /// The status of the key or orphan named `name`, if listed.

@@ -11,6 +11,13 @@ extension MenuReducer {
     static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
         var update = update
         update.changedElsewhere = visiblyChanged(update, in: state)
+        // An override whose time came (or whose server value changed) expired here, not in another process.
+        let expired = update.changedElsewhere.filter { name in
+            guard let index = state.data.table.index(of: name), let new = update.statuses[index] else { return false }
+            return new.isExpired && !state.data.statuses[index].isExpired
+                && new.override == state.data.statuses[index].override
+        }
+        update.changedElsewhere.subtract(expired)
         for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
             state.data.setStatus(status, at: index)
         }
@@ -19,6 +26,7 @@ extension MenuReducer {
         state.data.liveReloadProblem = update.liveReloadProblem
         if let syncChanges = update.syncChanges { state.data.syncChanges = syncChanges }
         if let coverage = update.coverage { state.data.coverage = coverage }
+        if let history = update.history { state.data.history = history }
         state.clock = max(state.clock, update.time)
         if let server = update.server {
             let showed = state.data.showsServerLine
@@ -27,6 +35,11 @@ extension MenuReducer {
             if showed != state.data.showsServerLine { state.list.keepVisible(visibleRows: state.visibleKeyRows) }
         }
         state.refreshList()
+        if let name = expired.sorted().first {
+            state.inform(
+                (expired.count == 1 ? "Expired: \(name)" : "Expired: \(expired.count) overrides")
+                    + " (no longer applied; P removes expired overrides)")
+        }
         guard !update.changedElsewhere.isEmpty else { return }
         for name in update.changedElsewhere { state.changedElsewhere[name] = update.time }
         let shown = update.changedElsewhere.sorted()

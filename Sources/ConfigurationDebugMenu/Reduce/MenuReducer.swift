@@ -19,16 +19,32 @@ package enum MenuReducer {
         case .refreshed(let update):
             apply(update, to: &state)
             return []
-        case .writeSucceeded(let write, let undo):
-            if !undo.entries.isEmpty { state.undoStack.append(undo) }
-            if state.undoStack.count > 100 { state.undoStack.removeFirst() }
-            state.inform("Saved: \(write.summary)")
+        case .writeSucceeded(let write):
+            state.inform("Saved: \(write.summary)" + (write.expiry.map { "; expires: \($0.title)" } ?? ""))
             return []
-        case .undoSucceeded(let step):
-            // An undo step is taken off the stack only once it is saved, so a failed undo can be tried again.
-            if state.undoStack.last == step { state.undoStack.removeLast() }
-            state.inform("Undone: \(step.summary)")
+        case .undoProposed(let proposal):
+            return proposeUndo(&state, proposal)
+        case .undoSucceeded(let summary):
+            state.inform("Undone: \(summary)")
             return []
+        case .pruned(let keys):
+            state.inform(
+                keys.isEmpty
+                    ? "No expired overrides" : "Removed \(keys.count) expired override\(keys.count == 1 ? "" : "s")")
+            return []
+        case .scenariosLoaded(let listing):
+            if case .scenarios(var view) = state.mode {
+                view.listing = listing
+                view.selection = min(view.selection, max(0, listing.scenarios.count - 1))
+                state.mode = .scenarios(view)
+            }
+            return []
+        case .scenarioApplied(let name):
+            state.inform("Applied scenario \(name) (u undoes it)")
+            return []
+        case .scenarioSaved(let name):
+            state.inform("Saved the overrides as scenario \(name)")
+            return [.loadScenarios]
         case .writeFailed(let message):
             state.fail("not saved: \(message)")
             return []
@@ -69,6 +85,10 @@ package enum MenuReducer {
                 state.mode = .help(help)
             }
             return []
+        case .history(let view): return history(&state, view, action)
+        case .scenarios(let view): return scenarios(&state, view, action)
+        case .prompting(let prompt): return answer(&state, prompt, action)
+        case .choosingExpiry(let menu): return chooseExpiry(&state, menu, action)
         }
     }
 
@@ -103,151 +123,6 @@ package enum MenuReducer {
             break
         }
         return []
-    }
-
-    // MARK: Editors
-
-    private static func edit(_ state: inout MenuState, _ editor: ValueEditor, _ action: MenuAction) -> [MenuEffect] {
-        var editor = editor
-        switch action {
-        case .editSave:
-            return save(&state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere)
-        case .editCancel:
-            cancelEdit(&state, key: editor.key, changed: editor.isChanged)
-        case .help:
-            state.mode = .help(HelpScreen(context: .editing, returnTo: state.mode))
-        default:
-            guard editor.field.update(action) else { return [] }
-            editor.validation = validate(state, editor.key, editor.field.string)
-            state.mode = .editing(editor)
-        }
-        return []
-    }
-
-    private static func editJSON(_ state: inout MenuState, _ editor: JSONEditor, _ action: MenuAction) -> [MenuEffect] {
-        var editor = editor
-        switch action {
-        case .editSave:
-            return save(&state, key: editor.key, editor.validation, changedElsewhere: editor.changedElsewhere)
-        case .editCancel:
-            cancelEdit(&state, key: editor.key, changed: editor.isChanged)
-        case .externalEdit:
-            return [.openExternalEditor(key: editor.key, text: editor.text)]
-        case .help:
-            state.mode = .help(HelpScreen(context: .editingJSON, returnTo: state.mode))
-        default:
-            guard editor.update(action, visibleRows: state.layout.jsonEditorRows) else { return [] }
-            editor.validation = validate(state, editor.key, editor.text)
-            state.mode = .editingJSON(editor)
-        }
-        return []
-    }
-
-    /// Saves an editor's value if it is valid (asking first when another process changed the key meanwhile);
-    /// otherwise says why and stays in the editor.
-    private static func save(
-        _ state: inout MenuState, key: Int, _ validation: Validation, changedElsewhere theirs: String?
-    ) -> [MenuEffect] {
-        switch validation {
-        case .valid(let canonical):
-            if let theirs {
-                let name = state.data.table.keys[key].descriptor.name
-                state.mode = .confirming(.overwrite(key: name, theirs: theirs, editor: state.mode))
-                return []
-            }
-            state.mode = .browsing
-            return set(&state, key: key, value: canonical)
-        case .invalid(let reason):
-            state.fail("not saved: \(reason)")
-            return []
-        }
-    }
-
-    /// Esc in an editor: closes it, after asking when the text was changed.
-    private static func cancelEdit(_ state: inout MenuState, key: Int, changed: Bool) {
-        if changed {
-            let name = state.data.table.keys[key].descriptor.name
-            state.mode = .confirming(.discardEdit(key: name, editor: state.mode))
-        } else {
-            state.mode = .browsing
-        }
-    }
-
-    /// The name of the key whose editor holds unsaved changes, if any.
-    static func unsavedEdit(_ state: MenuState) -> String? {
-        switch state.mode {
-        case .editing(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
-        case .editingJSON(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
-        case .editingNote(let editor) where editor.isChanged: "the note of " + editor.name
-        default: nil
-        }
-    }
-
-    private static func editNote(_ state: inout MenuState, _ editor: NoteEditor, _ action: MenuAction) -> [MenuEffect] {
-        var editor = editor
-        switch action {
-        case .editSave:
-            state.mode = .browsing
-            guard editor.isChanged, let entry = currentOverride(state, editor.name) else { return [] }
-            let note = editor.field.string
-            return [
-                .note(
-                    key: editor.name, note: note.isEmpty ? nil : note,
-                    undo: UndoStep(
-                        entries: [editor.name: entry], expected: [editor.name: entry.value],
-                        summary: "note of \(editor.name) restored"))
-            ]
-        case .editCancel:
-            if editor.isChanged {
-                state.mode = .confirming(.discardEdit(key: "the note of " + editor.name, editor: state.mode))
-            } else {
-                state.mode = .browsing
-            }
-        case .help:
-            state.mode = .help(HelpScreen(context: .editingNote, returnTo: state.mode))
-        default:
-            guard editor.field.update(action) else { return [] }
-            state.mode = .editingNote(editor)
-        }
-        return []
-    }
-
-    /// `$EDITOR` came back: a valid text is saved; an invalid one stays in the menu's editor with the reason, so
-    /// nothing typed is lost.
-    private static func finishExternalEdit(_ state: inout MenuState, key: Int, text: String) -> [MenuEffect] {
-        var text = text
-        while text.hasSuffix("\n") { text.removeLast() }
-        let validation = validate(state, key, text)
-        if case .valid(let canonical) = validation {
-            state.mode = .browsing
-            return set(&state, key: key, value: canonical)
-        }
-        if state.data.table.keys[key].descriptor.control == .json {
-            state.mode = .editingJSON(JSONEditor(key: key, text: text, validation: validation))
-        } else {
-            state.mode = .editing(
-                ValueEditor(key: key, text: text.replacingOccurrences(of: "\n", with: " "), validation: validation))
-        }
-        if case .invalid(let reason) = validation { state.fail("not saved: \(reason)") }
-        return []
-    }
-
-    /// `text` checked with the key's own decoding. For JSON keys, a syntax error is reported with its line and
-    /// column first.
-    static func validate(_ state: MenuState, _ key: Int, _ text: String) -> Validation {
-        let descriptor = state.data.table.keys[key].descriptor
-        if descriptor.control == .json {
-            do {
-                _ = try StrictJSON.parse(Array(text.utf8))
-            } catch {
-                return .invalid("not valid JSON: \(error)")
-            }
-        }
-        do {
-            return .valid(try descriptor.validate(text))
-        } catch {
-            return .invalid(error.description)
-        }
     }
 
     // MARK: Picker and confirmation
@@ -302,23 +177,35 @@ package enum MenuReducer {
             case .overwrite(_, _, .editing(var editor)):
                 editor.changedElsewhere = nil
                 state.mode = .editing(editor)
-                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil)
+                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil, expiry: editor.expiry)
             case .overwrite(_, _, .editingJSON(var editor)):
                 editor.changedElsewhere = nil
                 state.mode = .editingJSON(editor)
-                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil)
+                return save(&state, key: editor.key, editor.validation, changedElsewhere: nil, expiry: editor.expiry)
             default:
                 state.mode = .browsing
             }
         case (.discardEdit(_, let editor), .cancel), (.quitDiscardingEdit(_, let editor), .cancel),
             (.overwrite(_, _, let editor), .cancel):
             state.mode = editor
-        case (.undoOverChanges(let step, _), .confirm):
+        case (.undo(let proposal, _), .confirm):
             state.mode = .browsing
-            return [.undo(step)]
-        case (.undoOverChanges, .cancel):
+            return [.undo(proposal)]
+        case (.undo(_, let own), .cancel):
             state.mode = .browsing
-            state.inform("Nothing was undone; their change stays")
+            state.inform(own ? "Nothing was undone" : "Nothing was undone; their change stays")
+        case (.pruneExpired, .confirm):
+            state.mode = .browsing
+            return [.pruneExpired]
+        case (.pruneExpired, .cancel):
+            state.mode = .browsing
+            state.inform("The expired overrides stay (not applied)")
+        case (.applyScenario(let name, _, let changes, let view), .confirm):
+            state.mode = .scenarios(view)
+            return [.applyScenario(name: name, changes: changes)]
+        case (.applyScenario(_, _, _, let view), .cancel):
+            state.mode = .scenarios(view)
+            state.inform("Nothing was applied")
         default:
             break
         }

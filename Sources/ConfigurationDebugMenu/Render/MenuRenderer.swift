@@ -41,16 +41,31 @@ package struct MenuRenderer: Sendable {
             grid.fill(state.layout.footer)
             Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
             return
+        case .prompting(let prompt):
+            drawUnderneath(state, mode: prompt.returnTo, into: &grid, theme: theme)
+            prompt.draw(into: &grid, on: state.layout.screen, theme: theme)
+            grid.fill(state.layout.footer)
+            Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
+            return
+        case .history(let view):
+            drawTop(state, into: &grid, theme: theme)
+            view.draw(
+                into: &grid, in: state.layout.body, history: state.data.history, origin: state.data.origin,
+                theme: theme)
+            Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
+            return
+        case .scenarios(let view):
+            drawTop(state, into: &grid, theme: theme)
+            view.draw(into: &grid, in: state.layout.body, current: state.data.currentOverrides, theme: theme)
+            Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
+            return
         default:
             break
         }
         let layout = state.layout
         var listActive = state.focus == .keys && state.mode == .browsing
         if case .filtering = state.mode { listActive = true }
-        TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, theme: theme)
-        if layout.showsServerLine, let server = state.data.server {
-            ServerLine.draw(into: &grid, in: layout.serverLine, display: server, clock: state.clock, theme: theme)
-        }
+        drawTop(state, into: &grid, theme: theme)
         if layout.showsModules {
             state.modules.draw(
                 into: &grid, in: layout.modules, data: state.data, selected: ModulePane.index(of: state.filters.scope),
@@ -79,7 +94,17 @@ package struct MenuRenderer: Sendable {
                 into: &grid, in: layout.jsonEditor, visibleRows: layout.jsonEditorRows, data: state.data, theme: theme)
         case .picking(let picker): picker.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
         case .confirming(let confirmation): confirmation.draw(into: &grid, on: layout.screen, theme: theme)
-        case .browsing, .filtering, .editing, .editingNote, .help: break
+        case .choosingExpiry(let menu): menu.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
+        case .browsing, .filtering, .editing, .editingNote, .help, .history, .scenarios, .prompting: break
+        }
+    }
+
+    /// The title bar and, when shown, the server line.
+    private func drawTop(_ state: MenuState, into grid: inout ScreenGrid, theme: MenuTheme) {
+        let layout = state.layout
+        TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, theme: theme)
+        if layout.showsServerLine, let server = state.data.server {
+            ServerLine.draw(into: &grid, in: layout.serverLine, display: server, clock: state.clock, theme: theme)
         }
     }
 

@@ -21,4 +21,10 @@ enum ValueText {
         let text = Timestamp.format(date)
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5)) + " UTC"
     }
+
+    /// A UTC time to the second, without the zone (the history's column): `2026-11-29 14:05:12`.
+    static func seconds(_ date: Date) -> String {
+        let text = Timestamp.format(date)
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(8))
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import ServiceConfiguration
 
 /// The full-screen terminal debug menu: browse every key by scope, see each value and where it comes from, toggle,
@@ -22,12 +22,16 @@ public final class ConfigurationDebugMenu {
         public var colors: Bool?
         /// The catalog's name in the title bar.
         public var label: String
+        /// The folder of scenarios (profiles) the scenarios view (`i`) lists and saves to; `nil`: the folder
+        /// `scenarios` beside a file store (none for other stores).
+        public var scenariosFolder: URL?
 
         /// Creates options.
-        public init(mouse: Bool = true, colors: Bool? = nil, label: String = "catalog") {
+        public init(mouse: Bool = true, colors: Bool? = nil, label: String = "catalog", scenariosFolder: URL? = nil) {
             self.mouse = mouse
             self.colors = colors
             self.label = label
+            self.scenariosFolder = scenariosFolder
         }
     }
 
@@ -50,8 +54,12 @@ public final class ConfigurationDebugMenu {
         options: Options = Options()
     ) {
         service.register(catalog)
+        var folder = options.scenariosFolder
+        if folder == nil, let store = service.overrideStore as? FileOverrideStore {
+            folder = store.url.deletingLastPathComponent().appendingPathComponent("scenarios", isDirectory: true)
+        }
         source = MenuDataSource(
-            table: KeyTable(catalog: catalog), service: service, serverSync: serverSync)
+            table: KeyTable(catalog: catalog), service: service, serverSync: serverSync, scenariosFolder: folder)
         self.options = options
     }
 

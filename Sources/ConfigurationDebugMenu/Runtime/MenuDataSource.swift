@@ -9,6 +9,8 @@ final class MenuDataSource: Sendable {
     let service: any ConfigurationService
     /// Where server values come from, if the menu knows.
     let serverSync: (any ServerValuesSyncing)?
+    /// The folder of scenarios, if there is one.
+    let scenariosFolder: URL?
     private let pending = Locked<Set<String>>([])
     /// Keys the menu itself changed since the last update; every other change came from elsewhere.
     private let own = Locked<Set<String>>([])
@@ -39,11 +41,15 @@ final class MenuDataSource: Sendable {
         }
     }
 
-    init(table: KeyTable, service: any ConfigurationService, serverSync: (any ServerValuesSyncing)? = nil) {
+    init(
+        table: KeyTable, service: any ConfigurationService, serverSync: (any ServerValuesSyncing)? = nil,
+        scenariosFolder: URL? = nil
+    ) {
         self.table = table
         self.service = service
         self.serverSync = serverSync
         coverage = ProgramCoverageSource(storeURL: service.overrideStore.localFileURL)
+        self.scenariosFolder = scenariosFolder
         let pending = self.pending
         var observations = [
             service.observe { names in pending.withLock { $0.formUnion(names) } },
@@ -72,7 +78,9 @@ final class MenuDataSource: Sendable {
         pending.withLock { $0.removeAll() }
         remarked.withLock { $0.removeAll() }
         shownProblems.withLock { $0 = StoreProblems(service.overrideStore) }
-        var data = MenuData(table: table, service: service, label: label, syncChanges: syncChanges)
+        var data = MenuData(
+            table: table, service: service, label: label, syncChanges: syncChanges,
+            scenariosFolder: scenariosFolder?.path)
         data.coverage = coverage.current(now: ProcessInfo.processInfo.systemUptime)
         if let serverSync {
             let status = serverSync.status
@@ -153,6 +161,8 @@ final class MenuDataSource: Sendable {
         guard !names.isEmpty || !shownAgain.isEmpty || previous != problems || server != nil || coverage != nil else {
             return nil
         }
+        // Every change reaches the history: read it again (the store reads its journal only when it changed).
+        let history = names.isEmpty ? nil : service.overrideStore.history()
         let snapshot = ConfigurationStatusSnapshot(service: service)
         var statuses: [Int: ConfigurationKeyStatus] = [:]
         for name in names.union(shownAgain) {
@@ -163,14 +173,16 @@ final class MenuDataSource: Sendable {
             statuses: statuses, orphans: snapshot.orphans { table.index(of: $0) != nil },
             storeProblem: problems.lastError, liveReloadProblem: problems.liveReload,
             changedElsewhere: names.subtracting(mine), time: ProcessInfo.processInfo.systemUptime, server: server,
-            syncChanges: server == nil && shownAgain.isEmpty ? nil : syncChanges, coverage: coverage)
+            syncChanges: server == nil && shownAgain.isEmpty ? nil : syncChanges, coverage: coverage,
+            history: history)
     }
 }
 
 extension MenuData {
     /// Everything the menu shows about `table`'s keys, read from `service` and its override store at one moment.
     package init(
-        table: KeyTable, service: any ConfigurationService, label: String, syncChanges: [String: String?] = [:]
+        table: KeyTable, service: any ConfigurationService, label: String, syncChanges: [String: String?] = [:],
+        scenariosFolder: String? = nil
     ) {
         let snapshot = ConfigurationStatusSnapshot(service: service)
         let store = service.overrideStore
@@ -183,7 +195,10 @@ extension MenuData {
             storeProblem: store.lastError?.description,
             liveReloadProblem: store.liveReloadProblem,
             overridesApply: service.overridesApply,
-            syncChanges: syncChanges
+            syncChanges: syncChanges,
+            history: store.history(),
+            origin: store.origin,
+            scenariosFolder: scenariosFolder
         )
     }
 }

@@ -84,15 +84,28 @@ struct MenuLoop {
                 switch effect {
                 case .quit:
                     return false
-                case .write(let write, let undo):
-                    queue.append(save(write, undo: undo))
+                case .write(let write):
+                    queue.append(save(write))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
-                case .note(let key, let note, let undo):
-                    queue.append(saveNote(note, for: key, undo: undo))
+                case .note(let key, let note):
+                    queue.append(saveNote(note, for: key))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
-                case .undo(let step):
-                    queue.append(restore(step))
+                case .proposeUndo:
+                    let store = source.service.overrideStore
+                    queue.append(.undoProposed(store.history().undoProposal(current: store.entries)))
+                case .undo(let proposal):
+                    queue.append(undo(proposal))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .pruneExpired:
+                    queue.append(prune())
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .loadScenarios:
+                    queue.append(.scenariosLoaded(ScenarioFolder.read(source.scenariosFolder)))
+                case .applyScenario(let name, let changes):
+                    queue.append(apply(name, changes))
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .saveScenario(let name):
+                    queue.append(saveScenario(name))
                 case .syncServerValues:
                     source.startSync()
                 case .openExternalEditor(let key, let text):
@@ -105,41 +118,84 @@ struct MenuLoop {
         return true
     }
 
-    /// Saves new values through the service, each validated by its key.
-    private func save(_ write: OverrideWrite, undo: UndoStep) -> MenuAction {
+    /// Saves new values through the service, each validated by its key (one value with an expiry: that rule).
+    private func save(_ write: OverrideWrite) -> MenuAction {
         var changes: [String: String?] = [:]
         for change in write.changes { changes[change.key] = change.value }
         do {
-            try source.service.updateOverrides(changes, validate: true)
+            if let choice = write.expiry, write.changes.count == 1, let value = write.changes[0].value {
+                try source.service.setOverride(
+                    rawValue: value, forKeyNamed: write.changes[0].key, note: nil, expiry: choice.expiry(now: Date()))
+            } else {
+                try source.service.updateOverrides(changes, validate: true)
+            }
             source.markChanged(changes.keys)
-            return .writeSucceeded(write, undo: undo)
+            return .writeSucceeded(write)
         } catch {
             return .writeFailed("\(error)")
         }
     }
 
-    /// Replaces the note of `key`'s override, keeping its value and other metadata, through the service.
-    private func saveNote(_ note: String?, for key: String, undo: UndoStep) -> MenuAction {
-        guard var entry = source.service.overrideStore.entry(forKey: key) else {
+    /// Replaces the note of `key`'s override, keeping its value and other metadata, through the service (refused if
+    /// another process changed the override meanwhile).
+    private func saveNote(_ note: String?, for key: String) -> MenuAction {
+        guard let original = source.service.overrideStore.entry(forKey: key) else {
             return .writeFailed("\(key) has no override any more")
         }
+        var entry = original
         entry.note = note
         do {
-            try source.service.restoreOverrides([key: entry])
+            try source.service.restoreOverrides(
+                [key: entry], reason: OverrideChangeReason(.set, detail: "note"), expecting: [key: original])
             source.markChanged([key])
             let summary = note.map { "note of \(key): \($0)" } ?? "note of \(key) removed"
-            return .writeSucceeded(OverrideWrite(changes: [], summary: summary), undo: undo)
+            return .writeSucceeded(OverrideWrite(changes: [], summary: summary))
         } catch {
             return .writeFailed("\(error)")
         }
     }
 
-    /// Puts entries back as they were stored, each with its time, note and server value then, through the service.
-    private func restore(_ step: UndoStep) -> MenuAction {
+    /// Undoes a recorded change through the service (refused if a key changed since the proposal).
+    private func undo(_ proposal: OverrideUndoProposal) -> MenuAction {
         do {
-            try source.service.restoreOverrides(step.entries)
-            source.markChanged(step.entries.keys)
-            return .undoSucceeded(step)
+            try source.service.undoOverrideChange(proposal)
+            source.markChanged(proposal.restores.keys)
+            let own = proposal.record.origin == source.service.overrideStore.origin
+            let whose = own ? "" : " (by \(proposal.record.origin))"
+            return .undoSucceeded(proposal.record.summary + whose)
+        } catch {
+            return .writeFailed("\(error)")
+        }
+    }
+
+    /// Removes the expired overrides through the service.
+    private func prune() -> MenuAction {
+        do {
+            let removed = try source.service.pruneExpiredOverrides()
+            source.markChanged(removed.keys)
+            return .pruned(removed.keys.sorted())
+        } catch {
+            return .writeFailed("\(error)")
+        }
+    }
+
+    /// Puts a scenario's entries in place through the service, as one change named after it.
+    private func apply(_ name: String, _ changes: [String: OverrideEntry?]) -> MenuAction {
+        do {
+            try source.service.restoreOverrides(
+                changes, reason: OverrideChangeReason(.importProfile, detail: name), expecting: nil)
+            source.markChanged(changes.keys)
+            return .scenarioApplied(name)
+        } catch {
+            return .writeFailed("\(error)")
+        }
+    }
+
+    /// Saves the current overrides as a new scenario file.
+    private func saveScenario(_ name: String) -> MenuAction {
+        do {
+            try ScenarioFolder.save(source.service.overrideStore, as: name, in: source.scenariosFolder)
+            return .scenarioSaved(name)
         } catch {
             return .writeFailed("\(error)")
         }

@@ -1,4 +1,4 @@
-package import ServiceConfiguration
+import ServiceConfiguration
 
 /// The whole state of the debug menu: one value, compared in tests, changed only by ``MenuReducer``.
 ///
@@ -30,6 +30,14 @@ package struct MenuState: Equatable, Sendable {
         case confirming(Confirmation)
         /// The help screen, over the mode it was opened from.
         case help(HelpScreen)
+        /// The history of changes (who changed what, when).
+        case history(HistoryView)
+        /// The scenarios folder: profiles to preview and apply.
+        case scenarios(ScenariosView)
+        /// A line of text asked for (a scenario's name, a program version), over the mode it was asked from.
+        case prompting(Prompt)
+        /// Choosing when the selected override expires.
+        case choosingExpiry(ExpiryMenu)
     }
 
     /// The catalog and everything known about its values.
@@ -53,8 +61,6 @@ package struct MenuState: Equatable, Sendable {
     package var mode: Mode = .browsing
     /// The footer message, if any.
     package var status: StatusMessage?
-    /// Changes that `u` can undo, most recent last.
-    package var undoStack: [UndoStep] = []
     /// Keys (by name) that another process changed recently, with the time it was noticed (seconds on a monotonic
     /// clock); the list marks them for a few seconds.
     package var changedElsewhere: [String: Double] = [:]
@@ -101,6 +107,10 @@ package struct MenuState: Equatable, Sendable {
         case .picking: .picking
         case .confirming: .confirming
         case .help: .help
+        case .history: .history
+        case .scenarios: .scenarios
+        case .prompting: .prompting
+        case .choosingExpiry: .expiry
         }
     }
 
@@ -181,27 +191,12 @@ package struct OverrideWrite: Equatable, Sendable {
     package var changes: [Change]
     /// A short description for the status line, such as "function.album.like.enabled = Y".
     package var summary: String
+    /// When the changed overrides expire (`nil`: a new value never expires, an unchanged one keeps its rule).
+    package var expiry: ExpiryChoice?
 
-    package init(changes: [Change], summary: String) {
+    package init(changes: [Change], summary: String, expiry: ExpiryChoice? = nil) {
         self.changes = changes
         self.summary = summary
-    }
-}
-
-/// What `u` puts back: the stored entries as they were before a change (their times, notes and server values
-/// then), `nil` for a key that had no override.
-package struct UndoStep: Equatable, Sendable {
-    /// Each key's entry before the change.
-    package var entries: [String: OverrideEntry?]
-    /// Each key's override right after the change (`nil`: removed). If a key holds something else when the undo
-    /// runs, another process changed it since, and the menu asks before replacing that.
-    package var expected: [String: String?]
-    /// A short description for the status line, such as "function.album.like.enabled = N".
-    package var summary: String
-
-    package init(entries: [String: OverrideEntry?], expected: [String: String?], summary: String) {
-        self.entries = entries
-        self.expected = expected
-        self.summary = summary
+        self.expiry = expiry
     }
 }

@@ -17,8 +17,14 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     public var source: ValueSource
     /// The server's wire string, if the server sent one.
     public var serverValue: String?
-    /// The stored override with its metadata, when one applies or is stored with a value the key rejects.
+    /// The stored override with its metadata, when one applies, is stored with a value the key rejects, or has
+    /// expired.
     public var override: OverrideEntry?
+    /// Why the stored override has expired (it is then not applied), or `nil`.
+    public var expiration: OverrideExpiration?
+    /// Whether the override equals the server value (so it no longer changes anything, and will stop following the
+    /// server when the server changes); never for an override set to expire when the server value changes.
+    public var isRedundant: Bool
     /// Candidates the key cannot decode: the override (not applied) and the server value, which stays reported
     /// even while an override hides it.
     public var rejections: [ConfigurationRejection]
@@ -29,13 +35,16 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
 
     /// The status of a catalog key from its layers: the applied override (with the store's entry for it, if any),
     /// the server value, and what the store reports about the key.
+    ///
+    /// With an `expiration`, the entry is the stored override that has expired: it is reported, not applied.
     public init(
         _ descriptor: ConfigurationKeyDescriptor,
         serverValue: String?,
         override entry: OverrideEntry?,
-        storeProblems: [OverrideStoreProblem] = []
+        storeProblems: [OverrideStoreProblem] = [],
+        expiration: OverrideExpiration? = nil
     ) {
-        let resolution = descriptor.resolve(override: entry?.value, server: serverValue)
+        let resolution = descriptor.resolve(override: expiration == nil ? entry?.value : nil, server: serverValue)
         var rejections = resolution.rejections
         if resolution.source == .overridden, let serverValue {
             do {
@@ -49,25 +58,36 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
         source = resolution.source
         self.serverValue = serverValue
         override = entry
+        self.expiration = expiration
         self.rejections = rejections
         self.storeProblems = storeProblems
         isOrphan = false
+        isRedundant =
+            resolution.source == .overridden && entry?.expiry.untilServerChanges != true
+            && serverValue.flatMap { try? descriptor.validate($0) } == resolution.value
     }
 
     /// The status of an override whose key no catalog here has: kept, shown, never validated.
     public init(
         orphan name: String, override entry: OverrideEntry?, serverValue: String?,
-        storeProblems: [OverrideStoreProblem] = []
+        storeProblems: [OverrideStoreProblem] = [], expiration: OverrideExpiration? = nil
     ) {
         self.name = name
-        value = entry?.value
-        source = .overridden
+        value = expiration == nil ? entry?.value : serverValue
+        source = expiration == nil ? .overridden : serverValue == nil ? .default : .server
         self.serverValue = serverValue
         override = entry
+        self.expiration = expiration
         rejections = []
         self.storeProblems = storeProblems
         isOrphan = true
+        isRedundant =
+            expiration == nil && entry != nil && entry?.value == serverValue
+            && entry?.expiry.untilServerChanges != true
     }
+
+    /// The stored override has expired and is not applied (until it is removed: `config-menu prune`).
+    public var isExpired: Bool { expiration != nil }
 
     /// The server sent a value the key rejects (reported even while an override wins).
     public var isServerValueRejected: Bool { rejections.contains { $0.source == .server } }
@@ -81,11 +101,13 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     public var isQuarantined: Bool { storeProblems.contains { !$0.isApplied } }
 
     /// The server value changed since the override was set (see ``OverrideEntry/isStale(currentServerValue:)``).
-    public var isStale: Bool { override?.isStale(currentServerValue: serverValue) ?? false }
+    /// An expired override is reported as expired rather than stale.
+    public var isStale: Bool { !isExpired && (override?.isStale(currentServerValue: serverValue) ?? false) }
 
-    /// Worth a look: a rejected value, an override not applied, a stale override, an orphan or a store problem.
+    /// Worth a look: a rejected value, an override not applied or expired, a stale override, an orphan or a store
+    /// problem.
     public var hasProblem: Bool {
-        isServerValueRejected || isOverrideNotApplied || isStale || isOrphan || !storeProblems.isEmpty
+        isServerValueRejected || isOverrideNotApplied || isExpired || isStale || isOrphan || !storeProblems.isEmpty
     }
 }
 
@@ -102,6 +124,7 @@ public struct ConfigurationStatusSnapshot: Sendable {
     private let applied: [String: String]
     private let entries: [String: OverrideEntry]
     private let problems: [String: [OverrideStoreProblem]]
+    private let expired: [String: OverrideExpiration]
 
     /// Reads `service` and its override store now.
     public init(service: any ConfigurationService) {
@@ -109,27 +132,34 @@ public struct ConfigurationStatusSnapshot: Sendable {
         applied = service.overrides
         entries = service.overrideStore.entries
         problems = Dictionary(grouping: service.overrideStore.problems, by: \.key)
+        expired = service.expiredOverrides
     }
 
-    /// The override as applied, with the store's metadata for it (a bare entry when the store has none).
+    /// The override as applied, with the store's metadata for it (a bare entry when the store has none), or the
+    /// stored entry that has expired.
     private func entry(_ name: String) -> OverrideEntry? {
-        applied[name].map { value in
+        if expired[name] != nil, let stored = entries[name] { return stored }
+        return applied[name].map { value in
             entries[name].flatMap { $0.value == value ? $0 : nil } ?? OverrideEntry(value: value, setAt: nil)
         }
     }
 
     /// The status of a catalog key.
     public func status(of descriptor: ConfigurationKeyDescriptor) -> ConfigurationKeyStatus {
-        ConfigurationKeyStatus(
-            descriptor, serverValue: server[descriptor.name], override: entry(descriptor.name),
-            storeProblems: problems[descriptor.name] ?? [])
+        let name = descriptor.name
+        return ConfigurationKeyStatus(
+            descriptor, serverValue: server[name], override: entry(name), storeProblems: problems[name] ?? [],
+            expiration: entries[name] == nil ? nil : expired[name])
     }
 
-    /// Overrides, and entries kept without being applied, whose key `isKnown` says no catalog has; sorted by name.
+    /// Overrides, entries kept without being applied and expired overrides whose key `isKnown` says no catalog has;
+    /// sorted by name.
     public func orphans(isKnown: (String) -> Bool) -> [ConfigurationKeyStatus] {
-        Set(applied.keys).union(problems.keys).filter { !isKnown($0) }.sorted().map { name in
-            ConfigurationKeyStatus(
-                orphan: name, override: entry(name), serverValue: server[name], storeProblems: problems[name] ?? [])
-        }
+        Set(applied.keys).union(problems.keys).union(expired.keys.filter { entries[$0] != nil })
+            .filter { !isKnown($0) }.sorted().map { name in
+                ConfigurationKeyStatus(
+                    orphan: name, override: entry(name), serverValue: server[name],
+                    storeProblems: problems[name] ?? [], expiration: entries[name] == nil ? nil : expired[name])
+            }
     }
 }

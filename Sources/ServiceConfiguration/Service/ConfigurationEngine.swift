@@ -272,6 +272,18 @@ package final class ConfigurationEngine: Sendable {
         }
     }
 
+    /// Changes the server layer and the applied overrides together, in one step under the lock (so observers hear
+    /// of an override that expires with the server change that expired it once): `mutate` gets both layers.
+    /// `touching` names the keys it can change (`nil`: any). Overrides stay empty where they do not apply.
+    package func updateLayers(
+        touching names: Set<String>?, _ mutate: (inout [String: String], inout [String: String]) -> Void
+    ) {
+        update(touching: names) { state in
+            mutate(&state.server, &state.overrides)
+            if !overridesEnabled { state.overrides = [:] }
+        }
+    }
+
     /// Applies `mutate`, then notifies observers of every key whose effective value changed.
     ///
     /// `touching` names the keys `mutate` can change; `nil` means "compare everything".

@@ -28,6 +28,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     /// This build applies no overrides: a release build without ``ConfigurationOverridePolicy/allBuilds``, or the
     /// `DebugOverrides` package trait is off.
     case overridesDisabled
+    /// An operation this service or store cannot do; the message says what.
+    case unsupported(String)
 
     /// The message shown to people. Names from files and servers are shown with control and invisible characters
     /// escaped, so a message never drives the terminal it is printed on.
@@ -64,6 +66,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             return "scope \(show(scope)) lists no keys; if reflection metadata is stripped, implement `static var keys`"
         case .duplicateScopeName(let scope):
             return "two scopes are named \(show(scope)); give one a distinct `static var name`"
+        case .unsupported(let what):
+            return what
         case .overridesDisabled:
             return "overrides do not apply in this build: it is a release build (pass overridePolicy: .allBuilds to "
                 + "apply them, for example in a QA build) or the DebugOverrides package trait is off"

@@ -8,7 +8,7 @@
 public final class ConfigurationObservation: Sendable {
     private let cancellation: Locked<(@Sendable () -> Void)?>
 
-    init(cancel: @escaping @Sendable () -> Void) {
+    package init(cancel: @escaping @Sendable () -> Void) {
         cancellation = Locked(cancel)
     }
 

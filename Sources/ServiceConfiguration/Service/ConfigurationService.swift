@@ -67,6 +67,26 @@ public protocol ConfigurationService: AnyObject, Sendable {
     /// may name keys this program does not know or hold values their keys reject.
     func restoreOverrides(_ entries: [String: OverrideEntry?]) throws
 
+    /// Overrides the key named `name` with a validated wire string that stops applying by `expiry` (`nil`: a new
+    /// value never expires, an unchanged value keeps its rule; a given rule on an unchanged value restarts from now).
+    /// `note` replaces the override's note (`nil` keeps it, an empty note removes it).
+    func setOverride(rawValue: String, forKeyNamed name: String, note: String?, expiry: OverrideExpiry?) throws
+
+    /// Puts stored entries back exactly as given (`nil` removes), recorded in the store's history with `reason` (an
+    /// undo, an import). With `expecting`, each named key must hold exactly that entry when the change is saved,
+    /// else nothing changes and ``OverrideChangeConflict`` names the keys that changed meanwhile.
+    func restoreOverrides(
+        _ entries: [String: OverrideEntry?], reason: OverrideChangeReason, expecting: [String: OverrideEntry?]?
+    ) throws
+
+    /// The stored overrides that have expired (see ``OverrideExpiry``), with why: they are kept in the store, shown
+    /// as expired and not applied, until ``pruneExpiredOverrides()`` removes them.
+    var expiredOverrides: [String: OverrideExpiration] { get }
+
+    /// Removes the stored overrides that have expired, as one change; returns the removed entries by key.
+    @discardableResult
+    func pruneExpiredOverrides() throws -> [String: OverrideEntry]
+
     /// Where the overrides live, with each override's metadata and the store's problems.
     var overrideStore: any OverrideStore { get }
 

@@ -45,12 +45,13 @@ public final class LiveConfigurationService: ConfigurationService {
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
-        options: Options = Options()
+        options: Options = Options(),
+        programVersion: ProgramVersion? = nil
     ) {
         self.init(
             serverValues: serverValues, catalog: catalog,
             overrideStore: InMemoryOverrideStore(entries: overrides.mapValues { OverrideEntry(value: $0, setAt: nil) }),
-            watchMode: nil, overridePolicy: overridePolicy, options: options)
+            watchMode: nil, overridePolicy: overridePolicy, options: options, programVersion: programVersion)
     }
 
     /// Creates a service whose overrides live in `overrideStore` (a ``FileOverrideStore`` shared with the debug
@@ -63,13 +64,35 @@ public final class LiveConfigurationService: ConfigurationService {
     /// With a store kept in a local file (``OverrideStore/localFileURL``), the service publishes its program report
     /// in a `programs` folder beside it from its first read on (see ``programReportURL``), unless overrides do not
     /// apply in this build or ``Options/publishesProgramReport`` is off.
-    public init(
+    ///
+    /// `programVersion` is the version this program runs as: overrides set "until version 14.2" stop applying from
+    /// that version on (without it, that rule is never met). Overrides set for a while stop applying when their time
+    /// comes, without a restart: the service's observers fire then, on a background thread.
+    public convenience init(
         serverValues: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overrideStore: any OverrideStore,
         watchMode: OverrideStoreWatchMode? = .automatic,
         overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
-        options: Options = Options()
+        options: Options = Options(),
+        programVersion: ProgramVersion? = nil
+    ) {
+        self.init(
+            serverValues: serverValues, catalog: catalog, overrideStore: overrideStore, watchMode: watchMode,
+            overridePolicy: overridePolicy, options: options, programVersion: programVersion,
+            clock: SystemOverrideClock())
+    }
+
+    /// A service whose expiry times are judged by `clock` (tests move it by hand).
+    package init(
+        serverValues: [String: String] = [:],
+        catalog: ConfigurationCatalog? = nil,
+        overrideStore: any OverrideStore,
+        watchMode: OverrideStoreWatchMode?,
+        overridePolicy: ConfigurationOverridePolicy,
+        options: Options = Options(),
+        programVersion: ProgramVersion?,
+        clock: any OverrideClock
     ) {
         let engine = ConfigurationEngine(
             serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy,
@@ -85,12 +108,16 @@ public final class LiveConfigurationService: ConfigurationService {
         } else {
             publisher = nil
         }
-        layer = OverrideLayer(engine: engine, store: overrideStore, watchMode: watchMode)
+        layer = OverrideLayer(
+            engine: engine, store: overrideStore, watchMode: watchMode, clock: clock, programVersion: programVersion)
     }
 
     deinit {
         publisher?.end()
     }
+
+    /// The version this program runs as, for overrides set "until version" (`nil`: not given).
+    public var programVersion: ProgramVersion? { layer.programVersion }
 
     /// The key's effective value.
     @inlinable
@@ -120,8 +147,9 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Makes the keys of `catalog` known to string-level operations and change detection.
     public func register(_ catalog: ConfigurationCatalog) { engine.register(catalog) }
 
-    /// Replaces the server layer; overrides are kept.
-    public func updateServerValues(_ values: [String: String]) { engine.replaceServerValues(values) }
+    /// Replaces the server layer; overrides are kept (those set "until the server changes" expire if their key's
+    /// value changed, in the same step).
+    public func updateServerValues(_ values: [String: String]) { layer.replaceServerValues(values) }
 
     /// Overrides the key with `value`, saving it to the override store first.
     public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
@@ -136,6 +164,12 @@ public final class LiveConfigurationService: ConfigurationService {
     /// cannot save; in both cases nothing changes.
     public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
         try layer.update([name: rawValue], note: note, validate: true)
+    }
+
+    /// Overrides the key named `name` with a validated wire string that stops applying by `expiry`; see
+    /// ``ConfigurationService/setOverride(rawValue:forKeyNamed:note:expiry:)``.
+    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?, expiry: OverrideExpiry?) throws {
+        try layer.update([name: rawValue], note: note, expiry: expiry, validate: true)
     }
 
     /// Removes the override of the key named `name`, if any (an entry kept without being applied included).
@@ -156,6 +190,22 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Puts stored entries back exactly as given, metadata included (an undo, an import), in one write.
     public func restoreOverrides(_ entries: [String: OverrideEntry?]) throws {
         try layer.restore(entries)
+    }
+
+    /// Puts stored entries back, recorded with `reason`, if the keys of `expecting` still hold those entries.
+    public func restoreOverrides(
+        _ entries: [String: OverrideEntry?], reason: OverrideChangeReason, expecting: [String: OverrideEntry?]?
+    ) throws {
+        try layer.restore(entries, reason: reason, expecting: expecting)
+    }
+
+    /// The stored overrides that have expired, with why (kept, not applied, until pruned).
+    public var expiredOverrides: [String: OverrideExpiration] { layer.expiredOverrides }
+
+    /// Removes the stored overrides that have expired, as one change.
+    @discardableResult
+    public func pruneExpiredOverrides() throws -> [String: OverrideEntry] {
+        try layer.prune()
     }
 
     /// Calls `handler` after each change with the names of the keys whose effective value changed.

@@ -42,25 +42,53 @@ public final class FileOverrideStore: Sendable {
         var fingerprint: FileFingerprint?
         var lastError: OverrideStoreError?
         var watcher: FileWatcher?
+        /// Why the last change could not be journaled, if so.
+        var journalProblem: String?
+        /// The journal as last read, with the fingerprints of its files then.
+        var journalCache: JournalCache?
     }
 
-    private let file: StoreFile
+    /// The journal's records as last read.
+    struct JournalCache: Sendable {
+        var fingerprints: [FileFingerprint?]
+        var records: [OverrideJournalRecord]
+        var unreadable: Int
+        var problem: String?
+    }
+
+    let file: StoreFile
     let state = Locked(State())
+    private let originState: Locked<OverrideChangeOrigin>
     private let observers = ObserverRegistry<OverrideStoreChange>()
     /// The buffer the last save encoded into, kept for its capacity.
     private let scratch = Locked<[UInt8]>([])
 
-    /// Creates a store for the file at `url`. Nothing is read or created until the first ``reload()`` or change.
-    public convenience init(url: URL) {
-        self.init(url: url, faults: nil)
+    /// Creates a store for the file at `url`, whose changes the history journal records as made by `origin` (by
+    /// default this program, by its process name). Nothing is read or created until the first ``reload()`` or change.
+    public convenience init(url: URL, origin: OverrideChangeOrigin = .program()) {
+        self.init(url: url, faults: nil, origin: origin)
     }
 
     /// Creates a store whose file operations can be made to fail, for tests of disk-full and read-only behaviour,
     /// and whose writers wait at most `lockTimeout` for another process's lock.
-    package init(url: URL, faults: StoreFaultInjector?, lockTimeout: Duration = .seconds(5)) {
+    package init(
+        url: URL, faults: StoreFaultInjector?, lockTimeout: Duration = .seconds(5),
+        origin: OverrideChangeOrigin = .program()
+    ) {
         self.url = url.hasDirectoryPath ? url : url.standardizedFileURL
         self.file = StoreFile(url: self.url, faults: faults, lockTimeout: lockTimeout)
+        originState = Locked(origin)
     }
+
+    /// Who this store's changes are recorded as made by in the history journal; the tools set `.menu` or `.cli`.
+    public var origin: OverrideChangeOrigin {
+        get { originState.withLock { $0 } }
+        set { originState.withLock { $0 = newValue } }
+    }
+
+    /// Why the last change could not be recorded in the history journal (a full disk, a journal file others can
+    /// write), or `nil`. The change itself was saved; the next change records it as made outside.
+    public var journalProblem: String? { state.withLock { $0.journalProblem } }
 
     deinit {
         stopWatching()
@@ -181,17 +209,17 @@ public final class FileOverrideStore: Sendable {
         if let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
             throw refuse(OverrideStoreError(url: url, kind: .limitExceeded, problem: violation + "; nothing was saved"))
         }
-        try save(touching: [key]) { $0[key] = entry }
+        try save(touching: [key], reason: OverrideChangeReason(.set)) { $0[key] = entry }
     }
 
     /// Removes the override of `key` (quarantined or not), if any, and saves.
     public func removeValue(forKey key: String) throws(OverrideStoreError) {
-        try save(touching: [key]) { $0[key] = nil }
+        try save(touching: [key], reason: OverrideChangeReason(.reset)) { $0[key] = nil }
     }
 
     /// Removes every override, quarantined ones included, and saves.
     public func removeAll() throws(OverrideStoreError) {
-        try save(touching: nil) { $0.removeAllLines() }
+        try save(touching: nil, reason: OverrideChangeReason(.reset)) { $0.removeAllLines() }
     }
 
     /// Changes the overrides with `body` as one read-modify-write: under the store's file lock, starting from what
@@ -200,15 +228,23 @@ public final class FileOverrideStore: Sendable {
     /// `body` sees the usable entries; quarantined entries stay unless `body` sets their key. On failure nothing
     /// changes, in memory or on disk, and the error (also in ``lastError``) says why.
     public func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError) {
-        try modify(replacingAll: false, body)
+        try modify(replacingAll: false, reason: .change, body)
+    }
+
+    /// ``modify(_:)``, recorded in the history journal with `reason`.
+    public func modify(
+        _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
+        try modify(replacingAll: false, reason: reason, body)
     }
 
     /// ``modify(_:)``, optionally starting from no entries at all (quarantined ones included).
     package func modify(
         replacingAll: Bool,
+        reason: OverrideChangeReason,
         _ body: (inout [String: OverrideEntry]) throws -> Void
     ) throws(OverrideStoreError) {
-        try save(touching: nil) { document throws(StoreFile.Failure) in
+        try save(touching: nil, reason: reason) { document throws(StoreFile.Failure) in
             let before = document.entries
             var entries = replacingAll ? [:] : before
             do {
@@ -235,14 +271,19 @@ public final class FileOverrideStore: Sendable {
     /// announce the change. `touching` names the keys `edit` can change (`nil`: compare everything).
     private func save(
         touching keys: Set<String>?,
+        reason: OverrideChangeReason,
         _ edit: (inout OverrideDocument) throws(StoreFile.Failure) -> Void
     ) throws(OverrideStoreError) {
         let change: OverrideStoreChange?
         do {
             change = try file.withExclusiveLock { target throws(StoreFile.Failure) -> OverrideStoreChange? in
                 file.removeStaleTemporaryFiles(beside: target)
+                let journal = OverrideJournal(storePath: target, faults: file.faults)
+                file.removeStaleTemporaryFiles(beside: journal.baseURL.path)
                 var (document, fingerprint, refused, cached) = try currentUnderLock(target)
                 let before = document
+                // A change made outside (a hand edit) since the journal's last record is recorded before this one.
+                let outside = outsideChange(journal, fingerprint: fingerprint, document: document)
                 try edit(&document)
                 let changed = keys.map { $0.filter { before.line(forKey: $0) != document.line(forKey: $0) } }
                 if changed.map({ !$0.isEmpty }) ?? (document != before) || fingerprint == nil && !document.isEmpty {
@@ -265,6 +306,9 @@ public final class FileOverrideStore: Sendable {
                         let moved = OverrideStoreError(
                             url: url, kind: .corrupt, problem: refused.problem, preservedAt: preserved)
                         fingerprint = try file.replace(target, with: buffer)
+                        record(
+                            in: journal, saved: buffer, fingerprint: fingerprint, outside: outside,
+                            change: (before, document, changed), reason: reason)
                         return state.withLock { state in
                             Self.record(
                                 document, fingerprint: fingerprint, error: moved, changed: nil,
@@ -272,6 +316,9 @@ public final class FileOverrideStore: Sendable {
                         }
                     }
                     fingerprint = try file.replace(target, with: buffer)
+                    record(
+                        in: journal, saved: buffer, fingerprint: fingerprint, outside: outside,
+                        change: (before, document, changed), reason: reason)
                 }
                 // Nothing was written over a refused file (the change changed nothing): it stays, and stays refused.
                 if let refused {

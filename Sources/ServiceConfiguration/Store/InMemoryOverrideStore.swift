@@ -14,11 +14,26 @@ import Foundation
 public final class InMemoryOverrideStore: OverrideStore {
     private let state: Locked<[String: OverrideEntry]>
     private let observers = ObserverRegistry<OverrideStoreChange>()
+    private let journal = Locked<[OverrideJournalRecord]>([])
+    private let originState: Locked<OverrideChangeOrigin>
 
-    /// Creates a store holding `entries`.
-    public init(entries: [String: OverrideEntry] = [:]) {
+    /// How many changes the history keeps (the oldest go first).
+    public static let historyLimit = 1000
+
+    /// Creates a store holding `entries`, whose changes its history records as made by `origin`.
+    public init(entries: [String: OverrideEntry] = [:], origin: OverrideChangeOrigin = .program()) {
         state = Locked(entries)
+        originState = Locked(origin)
     }
+
+    /// Who this store's changes are recorded as made by.
+    public var origin: OverrideChangeOrigin {
+        get { originState.withLock { $0 } }
+        set { originState.withLock { $0 = newValue } }
+    }
+
+    /// The changes made so far (at most ``historyLimit``), oldest first.
+    public func history() -> OverrideHistory { OverrideHistory(records: journal.withLock { $0 }) }
 
     /// `memory`.
     public var location: String { "memory" }
@@ -48,7 +63,15 @@ public final class InMemoryOverrideStore: OverrideStore {
 
     /// Changes the overrides as one change; entries past ``OverrideStoreLimits`` are refused, and nothing changes.
     public func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError) {
+        try modify(.change, body)
+    }
+
+    /// ``modify(_:)``, recorded in the history with `reason`.
+    public func modify(
+        _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
         let url = URL(string: "memory:overrides")!
+        let origin = origin
         let outcome = state.withLock { entries -> Result<OverrideStoreChange?, OverrideStoreError> in
             var changed = entries
             do {
@@ -63,6 +86,16 @@ public final class InMemoryOverrideStore: OverrideStore {
                 }
                 changes[key] = changed[key]
             }
+            if !changes.isEmpty {
+                let now = Date()
+                let record = OverrideJournalRecord(
+                    id: OverrideJournalRecord.makeID(time: now), time: now, origin: origin, reason: reason,
+                    before: entries, after: changed, keys: changes.keys)
+                journal.withLock { records in
+                    records.append(record)
+                    if records.count > Self.historyLimit { records.removeFirst(records.count - Self.historyLimit) }
+                }
+            }
             entries = changed
             return .success(changes.isEmpty ? nil : OverrideStoreChange(changes: changes))
         }
@@ -71,12 +104,12 @@ public final class InMemoryOverrideStore: OverrideStore {
 
     /// Removes the override of `key`.
     public func removeValue(forKey key: String) throws(OverrideStoreError) {
-        try modify { $0[key] = nil }
+        try modify(OverrideChangeReason(.reset)) { $0[key] = nil }
     }
 
     /// Removes every override.
     public func removeAll() throws(OverrideStoreError) {
-        try modify { $0.removeAll() }
+        try modify(OverrideChangeReason(.reset)) { $0.removeAll() }
     }
 
     /// Calls `handler` after every change with the keys that changed.

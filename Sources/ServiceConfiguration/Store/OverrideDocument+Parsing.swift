@@ -6,14 +6,17 @@ extension OverrideDocument {
     /// Entries are read straight into ``OverrideEntry`` values, with the strict parser's rules (duplicate names
     /// refused, nesting bounded, UTF-8 checked) but without building a JSON tree. A bad entry is quarantined, a bad
     /// metadata field is kept as found and reported; only a file that is not a JSON object of this format throws.
-    init(parsing bytes: [UInt8]) throws(DocumentError) {
+    ///
+    /// `understandingExpiry: false` reads as builds before expiry did (the expiry fields become preserved fields):
+    /// the tests use it to check that a file this build writes still reads, and round-trips, there.
+    init(parsing bytes: [UInt8], understandingExpiry: Bool = true) throws(DocumentError) {
         guard bytes.count <= OverrideStoreLimits.maximumFileSize else {
             throw DocumentError(
                 "the file is \(ByteCount.describe(bytes.count)); the limit is "
                     + ByteCount.describe(OverrideStoreLimits.maximumFileSize))
         }
         let parsed = try bytes.withUnsafeBufferPointer { buffer throws(DocumentError) in
-            var parser = DocumentParser(cursor: JSONCursor(buffer))
+            var parser = DocumentParser(cursor: JSONCursor(buffer), understandsExpiry: understandingExpiry)
             do {
                 return try parser.parseDocument()
             } catch let error as StrictJSON.ParseError {
@@ -29,8 +32,10 @@ extension OverrideDocument {
 }
 
 /// Reads the store's format in one pass over the bytes.
-private struct DocumentParser {
+struct DocumentParser {
     var cursor: JSONCursor
+    /// Whether the expiry fields are read as such (otherwise they are kept as unknown fields).
+    var understandsExpiry = true
 
     /// The JSON type of the value starting with `byte`, for messages.
     static func typeDescription(startingWith byte: UInt8?) -> String {
@@ -291,15 +296,15 @@ private struct DocumentParser {
         return result
     }
 
-    private struct Refusal: Error { var reason: String }
+    struct Refusal: Error { var reason: String }
 
     private enum Field {
-        case value, setAt, serverValueWhenSet, note
+        case value, setAt, serverValueWhenSet, note, expiresAt, untilServerChanges, untilVersion
         case other(String)
     }
 
     /// One entry object. JSON errors throw; an entry that cannot be used is a `Refusal`.
-    private mutating func parseEntry(
+    mutating func parseEntry(
         key: String
     ) throws -> Result<(entry: OverrideEntry, problems: [OverrideStoreProblem]), Refusal> {
         try cursor.enter()
@@ -310,6 +315,7 @@ private struct DocumentParser {
         var setAt: Date?
         var server: String?
         var note: String?
+        var expiry = OverrideExpiry.never
         var preserved: [String: String] = [:]
         var problems: [OverrideStoreProblem] = []
         var seenKnown: UInt8 = 0
@@ -335,6 +341,9 @@ private struct DocumentParser {
                     case "setAt": field = .setAt
                     case "note": field = .note
                     case "serverValueWhenSet": field = .serverValueWhenSet
+                    case "expiresAt" where understandsExpiry: field = .expiresAt
+                    case "untilServerChanges" where understandsExpiry: field = .untilServerChanges
+                    case "untilVersion" where understandsExpiry: field = .untilVersion
                     default: field = .other(name)
                     }
                 }
@@ -345,6 +354,9 @@ private struct DocumentParser {
                 case .setAt: (duplicate, fieldName) = (seenKnown & 2 != 0, "setAt")
                 case .note: (duplicate, fieldName) = (seenKnown & 4 != 0, "note")
                 case .serverValueWhenSet: (duplicate, fieldName) = (seenKnown & 8 != 0, "serverValueWhenSet")
+                case .expiresAt: (duplicate, fieldName) = (seenKnown & 16 != 0, "expiresAt")
+                case .untilServerChanges: (duplicate, fieldName) = (seenKnown & 32 != 0, "untilServerChanges")
+                case .untilVersion: (duplicate, fieldName) = (seenKnown & 64 != 0, "untilVersion")
                 case .other(let name): (duplicate, fieldName) = (!seenOther.insert(name).inserted, name)
                 }
                 guard !duplicate else { throw cursor.error("duplicate key \"\(fieldName)\"", at: nameStart) }
@@ -406,6 +418,40 @@ private struct DocumentParser {
                         text = nil
                     }
                     if fieldName == "note" { note = text } else { server = text }
+                case .expiresAt:
+                    seenKnown |= 16
+                    if isString {
+                        expiry.expiresAt = Timestamp.parse(try cursor.parseString())
+                        if expiry.expiresAt == nil {
+                            keep(
+                                "\"expiresAt\" is not an ISO 8601 time like 2026-11-29T16:05:00.000Z; the override does not expire"
+                            )
+                        }
+                    } else {
+                        _ = try cursor.skipValue()
+                        if !isNull {
+                            keep("\"expiresAt\" must be a string, found \(type); the override does not expire")
+                        }
+                    }
+                case .untilServerChanges:
+                    seenKnown |= 32
+                    switch try cursor.parseValue() {
+                    case .bool(let flag): expiry.untilServerChanges = flag
+                    case .null: break
+                    default: keep("\"untilServerChanges\" must be true or false, found \(type)")
+                    }
+                case .untilVersion:
+                    seenKnown |= 64
+                    if isString {
+                        let text = try cursor.parseString()
+                        expiry.untilVersion = ProgramVersion(text)
+                        if expiry.untilVersion == nil {
+                            keep("\"untilVersion\" is not a version like 14.2; the override does not expire by version")
+                        }
+                    } else {
+                        _ = try cursor.skipValue()
+                        if !isNull { keep("\"untilVersion\" must be a string, found \(type)") }
+                    }
                 case .other(let name):
                     let range = try cursor.skipValue()
                     preserved[name] = String(decoding: cursor.text(range), as: UTF8.self)
@@ -418,7 +464,19 @@ private struct DocumentParser {
                 Refusal(reason: seenKnown & 1 != 0 ? "\"value\" is null" : "the entry has no \"value\""))
         }
         let entry = OverrideEntry(
-            value: value, setAt: setAt, serverValueWhenSet: server, note: note, preservedFields: preserved)
+            value: value, setAt: setAt, serverValueWhenSet: server, note: note, expiry: expiry,
+            preservedFields: preserved)
         return .success((entry, problems))
+    }
+}
+
+extension OverrideDocument {
+    /// Reads one entry object at `cursor` exactly as the store reads its entries (the journal keeps entries in the
+    /// same form); `nil` for an entry the store would quarantine. JSON errors throw.
+    static func parseEntry(_ cursor: inout JSONCursor, key: String) throws -> OverrideEntry? {
+        var parser = DocumentParser(cursor: cursor)
+        defer { cursor = parser.cursor }
+        guard case .success(let parsed) = try parser.parseEntry(key: key) else { return nil }
+        return parsed.entry
     }
 }

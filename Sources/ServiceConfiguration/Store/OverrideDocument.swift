@@ -14,6 +14,10 @@ import Foundation
 /// }
 /// ```
 ///
+/// Entries may carry an expiry (``OverrideEntry/expiry``) as three optional fields, `"expiresAt": "2026-11-29T16:05:00.000Z"`,
+/// `"untilServerChanges": true` and `"untilVersion": "14.2"`; they were added in version 1, written only when set,
+/// and builds that predate them keep them as preserved fields (and so ignore the rule, but write it back unchanged).
+///
 /// What this build does not understand is kept, so the format can grow without a new version: unknown top-level
 /// members (written back after `version`, in their order), unknown entry fields (see
 /// ``OverrideEntry/preservedFields``), and whole entries that cannot be used (quarantined: kept as found, reported,
@@ -309,6 +313,13 @@ struct OverrideDocument: Sendable, Equatable {
             buffer.append(contentsOf: line.quarantined)
             return buffer
         }
+        appendEntry(entry, to: &buffer)
+        return buffer
+    }
+
+    /// One entry as a JSON object on one line, as the store writes it: `{"note": "…", "setAt": "…", "value": "Y"}`.
+    /// The journal writes entries the same way, so an undo puts back exactly what was stored.
+    static func appendEntry(_ entry: OverrideEntry, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "{"))
         var fields: [(name: String, json: [UInt8])] = []
         func string(_ text: String) -> [UInt8] {
@@ -316,9 +327,14 @@ struct OverrideDocument: Sendable, Equatable {
             JSONWriter.appendString(text, to: &bytes)
             return bytes
         }
+        // In UTF-8 order of the names; the expiry fields are written only when set, so an entry without expiry is
+        // byte for byte what builds before expiry wrote.
+        if let expiresAt = entry.expiry.expiresAt { fields.append(("expiresAt", string(Timestamp.format(expiresAt)))) }
         if let note = entry.note { fields.append(("note", string(note))) }
         if let server = entry.serverValueWhenSet { fields.append(("serverValueWhenSet", string(server))) }
         if let setAt = entry.setAt { fields.append(("setAt", string(Timestamp.format(setAt)))) }
+        if entry.expiry.untilServerChanges { fields.append(("untilServerChanges", Array("true".utf8))) }
+        if let version = entry.expiry.untilVersion { fields.append(("untilVersion", string(version.description))) }
         fields.append(("value", string(entry.value)))
         if !entry.preservedFields.isEmpty {
             for (name, json) in entry.preservedFields where !fields.contains(where: { $0.name == name }) {
@@ -333,7 +349,6 @@ struct OverrideDocument: Sendable, Equatable {
             buffer.append(contentsOf: field.json)
         }
         buffer.append(UInt8(ascii: "}"))
-        return buffer
     }
 
     /// Why a file's contents were refused.

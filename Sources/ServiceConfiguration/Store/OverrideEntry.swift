@@ -22,6 +22,9 @@ public struct OverrideEntry: Sendable, Hashable {
     public var serverValueWhenSet: String?
     /// An optional note from whoever set it ("QA scenario 12: checkout with one tap").
     public var note: String?
+    /// When the override stops applying by itself (``OverrideExpiry/never`` by default); stored as the optional
+    /// fields `expiresAt`, `untilServerChanges` and `untilVersion`.
+    public var expiry: OverrideExpiry
     /// Fields kept as found, by name, each as its JSON text (`["expiresAt": "\"2027-01-01T00:00:00Z\""]`): fields a
     /// newer build wrote, and known fields whose contents could not be read. They are written back unchanged; a
     /// typed property that is set (``setAt``, ``note``, ...) takes precedence over a preserved field of its name.
@@ -33,12 +36,14 @@ public struct OverrideEntry: Sendable, Hashable {
         setAt: Date? = Date(),
         serverValueWhenSet: String? = nil,
         note: String? = nil,
+        expiry: OverrideExpiry = .never,
         preservedFields: [String: String] = [:]
     ) {
         self.value = value
         self.setAt = setAt
         self.serverValueWhenSet = serverValueWhenSet
         self.note = note
+        self.expiry = expiry
         self.preservedFields = preservedFields
     }
 

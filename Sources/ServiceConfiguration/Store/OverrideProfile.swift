@@ -134,14 +134,15 @@ extension FileOverrideStore {
     ///
     /// A result past ``OverrideStoreLimits`` (two large profiles merged) is refused before anything is written.
     public func apply(_ plan: OverrideImportPlan) throws(OverrideStoreError) {
-        try modify(replacingAll: plan.mode == .replace) { entries in
+        let reason = OverrideChangeReason(.importProfile, detail: plan.source.lastPathComponent)
+        try modify(replacingAll: plan.mode == .replace, reason: reason) { entries in
             for (key, entry) in plan.incoming { entries[key] = entry }
         }
     }
 
     /// A profile's entries: the store's format, or a plain map of key names to wire strings (entries without a
     /// time, so they are never reported as stale).
-    static func readProfile(_ source: URL) throws(OverrideStoreError) -> (
+    package static func readProfile(_ source: URL) throws(OverrideStoreError) -> (
         [String: OverrideEntry], [OverrideStoreProblem]
     ) {
         var info = stat()
@@ -156,6 +157,24 @@ extension FileOverrideStore {
             return (document.entries, document.problems)
         } catch {
             throw OverrideStoreError(url: source, kind: .corrupt, problem: error.description)
+        }
+    }
+
+    /// `entries` as a profile document in the store's format.
+    package static func profileBytes(_ entries: [String: OverrideEntry]) -> [UInt8] {
+        OverrideDocument(entries: entries).encoded()
+    }
+
+    /// Writes a new profile file (mode 0600, atomically); an existing file is never replaced.
+    package static func writeNewProfile(_ bytes: [UInt8], to destination: URL) throws(OverrideStoreError) {
+        guard !FileManager.default.fileExists(atPath: destination.path) else {
+            throw OverrideStoreError(
+                url: destination, kind: .io, problem: "a file of this name exists; choose another name")
+        }
+        do {
+            try StoreFile.export(bytes, to: destination.path)
+        } catch {
+            throw OverrideStoreError(url: destination, kind: error.kind, problem: error.problem)
         }
     }
 }

@@ -36,6 +36,18 @@ public protocol OverrideStore: AnyObject, Sendable {
     /// On failure nothing changes and the error says why.
     func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError)
 
+    /// ``modify(_:)``, recording the change in the store's history with `reason` (and the store's ``origin``).
+    func modify(
+        _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError)
+
+    /// Who this store's changes are recorded as made by: the menu, the command-line tool, or this program.
+    var origin: OverrideChangeOrigin { get }
+
+    /// The changes recorded so far (``OverrideHistory/isKept`` is false for a store that keeps none). Reading it
+    /// writes nothing.
+    func history() -> OverrideHistory
+
     /// Removes the override of `key`, including an entry kept without being applied.
     func removeValue(forKey key: String) throws(OverrideStoreError)
 
@@ -52,6 +64,19 @@ public protocol OverrideStore: AnyObject, Sendable {
 }
 
 extension OverrideStore {
+    /// Stores that keep no history change as ``modify(_:)`` does.
+    public func modify(
+        _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
+        try modify(body)
+    }
+
+    /// This program, by its process name.
+    public var origin: OverrideChangeOrigin { .program() }
+
+    /// None: stores that keep no history.
+    public func history() -> OverrideHistory { .notKept }
+
     /// `nil`: the store is not a local file.
     public var localFileURL: URL? { nil }
 }

@@ -16,6 +16,14 @@ struct FileFingerprint: Sendable, Hashable {
     var modified: Int64
     var changed: Int64
 
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+    }
+
     init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
@@ -33,6 +41,10 @@ struct FileFingerprint: Sendable, Hashable {
 /// File operations a test can make fail, to check how the store behaves on a full disk or a read-only folder.
 package enum StoreFileOperation: Sendable, Hashable {
     case createDirectory, lock, write, sync, rename
+    /// Recording the saved store as the journal's base (after the store is saved).
+    case journalBase
+    /// Appending to the history journal (after the base).
+    case journalAppend
 }
 
 /// Makes chosen operations fail with an `errno`; `nil` lets them run.
@@ -95,6 +107,7 @@ struct StoreFile: Sendable {
         case .write: "cannot save"
         case .sync: "cannot flush to disk"
         case .rename: "cannot replace the file"
+        case .journalBase, .journalAppend: "cannot write the journal"
         }
     }
 

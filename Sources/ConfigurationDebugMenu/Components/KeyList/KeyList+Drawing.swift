@@ -108,7 +108,7 @@ extension KeyList {
                 let text = RowText(
                     title: "(orphaned)", name: TextWidth.truncateMiddle(info.name, to: columns.name),
                     value: info.override?.value ?? info.storeProblems.first?.storedJSON ?? "", source: "OVERRIDDEN",
-                    flags: "?" + (info.isOverrideNotApplied ? "✗" : "")
+                    flags: "?" + (info.isOverrideNotApplied ? "✗" : "") + (info.isExpired ? "⊘" : "")
                         + (changedElsewhere[info.name] != nil ? "*" : ""))
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
@@ -146,15 +146,18 @@ extension KeyList {
     }
 
     /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied
-    /// (here, or by a program that reported it), `~` the override is stale, `↻` the last server sync changed its
-    /// server value, `*` changed elsewhere moments ago.
+    /// (here, or by a program that reported it), `⊘` the override has expired, `~` the override is stale, `=` the
+    /// override equals the server value, `↻` the last server sync changed its server value, `*` changed elsewhere
+    /// moments ago.
     static func flags(
         _ status: ConfigurationKeyStatus, rejectedByProgram: Bool, syncChanged: Bool, changed: Bool
     ) -> String {
         var flags = ""
         if status.isServerValueRejected { flags += "!" }
         if status.isOverrideNotApplied || rejectedByProgram { flags += "✗" }
+        if status.isExpired { flags += "⊘" }
         if status.isStale { flags += "~" }
+        if status.isRedundant { flags += "=" }
         if syncChanged { flags += "↻" }
         if changed { flags += "*" }
         return flags

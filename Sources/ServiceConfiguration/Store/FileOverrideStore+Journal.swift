@@ -1,0 +1,90 @@
+import Foundation
+
+extension FileOverrideStore {
+    /// The changes recorded in the journal beside the file (see ``OverrideJournal``), oldest first, with a change the
+    /// file shows that no writer recorded yet (a hand edit) as ``OverrideHistory/unrecorded``. Reading it writes
+    /// nothing; the journal is read again only when it changed.
+    public func history() -> OverrideHistory {
+        let target: String
+        do throws(StoreFile.Failure) {
+            target = try file.target()
+        } catch {
+            return OverrideHistory(problem: error.problem)
+        }
+        let journal = OverrideJournal(storePath: target, faults: nil)
+        let fingerprints = journal.fingerprints()
+        let cache =
+            state.withLock { $0.journalCache }.flatMap { $0.fingerprints == fingerprints ? $0 : nil }
+            ?? {
+                let (records, unreadable, problem) = journal.readRecords()
+                let cache = JournalCache(
+                    fingerprints: fingerprints, records: records, unreadable: unreadable, problem: problem)
+                state.withLock { $0.journalCache = cache }
+                return cache
+            }()
+        let current = file.fingerprint()
+        var unrecorded: OverrideJournalRecord?
+        if let base = journal.readBase(ifNotMatching: current) {
+            let bytes = current == nil ? [] : ((try? file.load())??.bytes ?? [])
+            let document = (try? OverrideDocument(parsing: bytes)) ?? OverrideDocument()
+            unrecorded = Self.outsideRecord(base: base.bytes, current: bytes, fingerprint: current, document: document)
+        }
+        return OverrideHistory(
+            records: cache.records, unrecorded: unrecorded, unreadableLines: cache.unreadable,
+            problem: cache.problem ?? state.withLock { $0.journalProblem })
+    }
+
+    /// The change made outside the journaling writers since the journal's last record, if the file differs from
+    /// what the journal recorded (writers call it under the lock, before their own change).
+    func outsideChange(
+        _ journal: OverrideJournal, fingerprint: FileFingerprint?, document: OverrideDocument
+    ) -> OverrideJournalRecord? {
+        guard let base = journal.readBase(ifNotMatching: fingerprint) else { return nil }
+        let bytes = fingerprint == nil ? [] : ((try? file.load())??.bytes ?? [])
+        return Self.outsideRecord(base: base.bytes, current: bytes, fingerprint: fingerprint, document: document)
+    }
+
+    /// The record of the change from the journal's base to the file's `current` bytes (`document` as read from
+    /// them), stamped with the file's modification time; `nil` when no entry differs.
+    private static func outsideRecord(
+        base: [UInt8], current: [UInt8], fingerprint: FileFingerprint?, document: OverrideDocument
+    ) -> OverrideJournalRecord? {
+        guard base != current else { return nil }
+        let before = (try? OverrideDocument(parsing: base))?.entries ?? [:]
+        let after = document.entries
+        let time = fingerprint.map { Date(timeIntervalSince1970: Double($0.modified) / 1_000_000_000) } ?? Date()
+        let record = OverrideJournalRecord(
+            id: OverrideJournal.outsideID(base: base, current: current), time: time, origin: .outside,
+            reason: OverrideChangeReason(.outside), before: before, after: after,
+            keys: Set(before.keys).union(after.keys))
+        return record.changes.isEmpty ? nil : record
+    }
+
+    /// After a save: records the saved bytes as the journal's base, then appends the change made outside (if any)
+    /// and this one. A failure is kept in ``journalProblem``; the save stands.
+    func record(
+        in journal: OverrideJournal,
+        saved bytes: [UInt8],
+        fingerprint: FileFingerprint?,
+        outside: OverrideJournalRecord?,
+        change: (before: OverrideDocument, after: OverrideDocument, keys: Set<String>?),
+        reason: OverrideChangeReason
+    ) {
+        let now = Date()
+        let keys = change.keys ?? change.before.changedKeys(comparedTo: change.after)
+        let changes = keys.sorted(by: OverrideDocument.precedes).map { key in
+            OverrideJournalRecord.Change(key: key, old: change.before[key], new: change.after[key])
+        }
+        let record = OverrideJournalRecord(
+            id: OverrideJournalRecord.makeID(time: now), time: now, origin: origin, reason: reason, changes: changes)
+        do throws(StoreFile.Failure) {
+            try journal.writeBase(bytes, fingerprint: fingerprint)
+            try journal.append((outside.map { [$0] } ?? []) + [record])
+            state.withLock { $0.journalProblem = nil }
+        } catch {
+            state.withLock {
+                $0.journalProblem = error.problem + "; the change was saved but not recorded in the history"
+            }
+        }
+    }
+}

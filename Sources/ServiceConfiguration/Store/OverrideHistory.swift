@@ -1,0 +1,66 @@
+/// The changes an ``OverrideStore`` has recorded, oldest first, and what an undo would undo.
+///
+/// ```swift
+/// let history = service.overrideStore.history()
+/// for record in history.changes(forKey: "function.album.like.enabled") { print(record.summary) }
+/// if let proposal = history.undoProposal(current: service.overrideStore.entries) {
+///     print("undo \(proposal.record.origin)'s change: \(proposal.record.summary)")
+///     try service.undoOverrideChange(proposal)
+/// }
+/// ```
+public struct OverrideHistory: Sendable, Hashable {
+    /// The recorded changes, oldest first.
+    public var records: [OverrideJournalRecord]
+    /// A change the file shows that no journaling writer recorded yet (a hand edit): the next writer records it.
+    public var unrecorded: OverrideJournalRecord?
+    /// Journal lines that could not be read (cut short by a killed writer, or from a newer build).
+    public var unreadableLines: Int
+    /// Why the journal could not be read, if so.
+    public var problem: String?
+    /// Whether the store keeps a history at all.
+    public var isKept: Bool
+
+    /// A history.
+    public init(
+        records: [OverrideJournalRecord] = [], unrecorded: OverrideJournalRecord? = nil, unreadableLines: Int = 0,
+        problem: String? = nil, isKept: Bool = true
+    ) {
+        self.records = records
+        self.unrecorded = unrecorded
+        self.unreadableLines = unreadableLines
+        self.problem = problem
+        self.isKept = isKept
+    }
+
+    /// A store that keeps no history.
+    public static let notKept = OverrideHistory(isKept: false)
+
+    /// Every change, the unrecorded one last, oldest first.
+    public var changes: [OverrideJournalRecord] { records + (unrecorded.map { [$0] } ?? []) }
+
+    /// The changes that touched `key`, oldest first.
+    public func changes(forKey key: String) -> [OverrideJournalRecord] {
+        changes.filter { record in record.changes.contains { $0.key == key } }
+    }
+
+    /// The change an undo undoes: the newest change not undone yet. Undo records themselves are skipped with the
+    /// change each one undid, so repeated undos walk back through the history.
+    public var lastUndoable: OverrideJournalRecord? {
+        var undone: Set<String> = []
+        for record in changes.reversed() {
+            if record.reason.action == .undo {
+                if let target = record.reason.undoes { undone.insert(target) }
+                continue
+            }
+            if undone.contains(record.id) { continue }
+            return record
+        }
+        return nil
+    }
+
+    /// What undoing ``lastUndoable`` would do, given the store's `current` entries; `nil` when there is nothing to
+    /// undo.
+    public func undoProposal(current: [String: OverrideEntry]) -> OverrideUndoProposal? {
+        lastUndoable.map { OverrideUndoProposal(record: $0, current: current) }
+    }
+}

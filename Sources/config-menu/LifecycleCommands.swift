@@ -1,0 +1,205 @@
+import ConfigurationDebugMenu
+import Foundation
+import ServiceConfiguration
+
+/// `history`, `undo`, `prune` and `diff`: the store's recorded changes, undoing the last one (whoever made it),
+/// removing expired overrides, and comparing profiles. Every change goes through the service.
+struct LifecycleCommands {
+    let invocation: Invocation
+
+    private var json: Bool { invocation.flags.contains("--json") }
+
+    /// What each command accepts.
+    static let shapes: [String: (options: Set<String>, arguments: ClosedRange<Int>, names: String)] = [
+        "history": (["--json", "--limit"], 0...1, "at most one key name"),
+        "undo": (["--yes", "--json"], 0...0, "no arguments"),
+        "prune": (["--dry-run", "--json"], 0...0, "no arguments"),
+        "diff": (["--json"], 1...2, "one or two profile files"),
+    ]
+
+    // MARK: history
+
+    func history() throws {
+        let key = invocation.positional.first
+        let limit = try invocation.options["--limit"].map { try ToolContext.positive($0, for: "--limit") }
+        let context = try ToolContext(invocation)
+        let history = context.store.history()
+        var records = history.records.filter { record in key == nil || record.changes.contains { $0.key == key } }
+        records.reverse()
+        if let limit { records = Array(records.prefix(limit)) }
+        let unrecorded = history.unrecorded.flatMap { record in
+            key == nil || record.changes.contains { $0.key == key } ? record : nil
+        }
+        let expired = context.service.expiredOverrides.filter { key == nil || $0.key == key }
+            .sorted { $0.key < $1.key }
+        if json {
+            try Output.line(
+                JSONWriter.string(
+                    .object([
+                        ("journal", .string(context.store.url.path + ".journal")),
+                        ("records", .array(records.map(HistoryReport.json))),
+                        ("unrecorded", unrecorded.map(HistoryReport.json) ?? .null),
+                        (
+                            "expired",
+                            .array(
+                                expired.map { name, expiration in
+                                    .object([
+                                        ("key", .string(name)),
+                                        ("entry", HistoryReport.json(context.store.entry(forKey: name))),
+                                        ("because", .string(expiration.kind)),
+                                        ("description", .string(expiration.description)),
+                                    ])
+                                })
+                        ),
+                        ("unreadableLines", .number(String(history.unreadableLines))),
+                        ("problem", history.problem.map(JSONValue.string) ?? .null),
+                    ])))
+            return
+        }
+        var lines: [String] = []
+        for (name, expiration) in expired {
+            lines.append(
+                "expired now   \(VisibleText.escaped(name)) = \(HistoryReport.quoted(context.store.entry(forKey: name))) "
+                    + "(\(expiration); not applied; config-menu prune removes it)")
+        }
+        if let unrecorded {
+            lines += HistoryReport.lines(unrecorded, key: key, marker: "not yet recorded: ")
+        }
+        for record in records { lines += HistoryReport.lines(record, key: key) }
+        if lines.isEmpty {
+            lines.append(
+                key.map { "no recorded changes of \(VisibleText.escaped($0))" } ?? "no recorded changes"
+                    + " (the journal is \(VisibleText.escaped(context.store.url.path)).journal)")
+        }
+        try Output.line(lines.joined(separator: "\n"))
+        if history.unreadableLines > 0 {
+            CommandLineTool.report(
+                "warning: \(history.unreadableLines) journal line\(history.unreadableLines == 1 ? "" : "s") could "
+                    + "not be read (cut short by a stopped writer, or written by a newer build) and were skipped")
+        }
+        if let problem = history.problem { CommandLineTool.report("warning: \(problem)") }
+    }
+
+    // MARK: undo
+
+    func undo() throws {
+        let context = try ToolContext(invocation)
+        let history = context.store.history()
+        guard let proposal = history.undoProposal(current: context.store.entries) else {
+            try Output.line("nothing to undo: no change is recorded (\(context.store.url.path).journal)")
+            return
+        }
+        let record = proposal.record
+        var lines = ["the last change: \(HistoryReport.time(record.time)) by \(record.origin): \(record.summary)"]
+        guard record.canBeUndone else {
+            throw ToolError(
+                code: .failure,
+                description: lines[0] + "\nit was too large to be recorded in full, so it cannot be undone")
+        }
+        lines.append("undoing it puts back:")
+        for key in proposal.restores.keys.sorted() {
+            lines.append("  \(VisibleText.escaped(key)) = \(HistoryReport.quoted(proposal.restores[key] ?? nil))")
+        }
+        for key in proposal.changedSince {
+            lines.append(
+                "warning: \(VisibleText.escaped(key)) changed since (now \(HistoryReport.quoted(proposal.expected[key] ?? nil))); "
+                    + "undoing replaces that too")
+        }
+        if !json { try Output.line(lines.joined(separator: "\n")) }
+        if !invocation.flags.contains("--yes") {
+            guard TerminalQuestion.canAsk else {
+                throw ToolError.usage(
+                    "undo asks before it changes anything, and there is no terminal to ask on: pass --yes",
+                    command: "undo")
+            }
+            guard TerminalQuestion.ask("Undo it?") else {
+                throw ToolError(code: .failure, description: "nothing was undone")
+            }
+        }
+        context.warnIfCorrupt()
+        try context.service.undoOverrideChange(proposal)
+        context.reportMovedAside()
+        if json {
+            try Output.line(JSONWriter.string(.object([("undone", HistoryReport.json(record))])))
+        } else {
+            try Output.line("undone: \(record.summary)")
+        }
+    }
+
+    // MARK: prune
+
+    func prune() throws {
+        let context = try ToolContext(invocation)
+        let expired = context.service.expiredOverrides.sorted { $0.key < $1.key }
+        let entries = context.store.entries
+        func describe(_ name: String, _ expiration: OverrideExpiration) -> String {
+            "\(VisibleText.escaped(name)) = \(HistoryReport.quoted(entries[name])) (\(expiration))"
+        }
+        guard !invocation.flags.contains("--dry-run") else {
+            if json {
+                try Output.line(JSONWriter.string(.object([("expired", .array(expired.map { .string($0.key) }))])))
+            } else {
+                try Output.line(
+                    expired.isEmpty
+                        ? "no expired overrides"
+                        : (["would remove \(expired.count) expired override\(expired.count == 1 ? "" : "s"):"]
+                            + expired.map { "  " + describe($0.key, $0.value) }).joined(separator: "\n"))
+            }
+            return
+        }
+        context.warnIfCorrupt()
+        let removed = try context.service.pruneExpiredOverrides()
+        context.reportMovedAside()
+        if json {
+            try Output.line(
+                JSONWriter.string(.object([("removed", .array(removed.keys.sorted().map(JSONValue.string)))])))
+        } else if removed.isEmpty {
+            try Output.line("no expired overrides")
+        } else {
+            try Output.line(
+                (["removed \(removed.count) expired override\(removed.count == 1 ? "" : "s"):"]
+                    + removed.keys.sorted().map { name in
+                        let why = expired.first { $0.key == name }.map { " (\($0.value))" } ?? ""
+                        return "  \(VisibleText.escaped(name)) = \(HistoryReport.quoted(removed[name]))" + why
+                    }).joined(separator: "\n"))
+        }
+    }
+
+    // MARK: diff
+
+    func diff() throws {
+        let files = invocation.positional
+        guard files.allSatisfy({ !$0.isEmpty }) else {
+            throw ToolError.usage("diff needs file names, got an empty string", command: "diff")
+        }
+        let target = try Self.readProfile(files.last!)
+        let from: String
+        let old: [String: OverrideEntry]
+        if files.count == 2 {
+            old = try Self.readProfile(files[0])
+            from = files[0]
+        } else {
+            let context = try ToolContext(invocation)
+            old = context.store.entries
+            from = "current overrides"
+            if let error = context.store.lastError, error.kind == .corrupt {
+                CommandLineTool.report("warning: \(error)")
+            }
+        }
+        let diff = OverrideDiff(from: old, to: target)
+        if json {
+            try Output.line(JSONWriter.string(HistoryReport.json(diff, from: from, to: files.last!)))
+        } else {
+            try Output.line(HistoryReport.lines(diff, from: from, to: files.last!).joined(separator: "\n"))
+        }
+    }
+
+    /// A profile's usable entries; a file that cannot be read at all is an I/O error (exit 4).
+    static func readProfile(_ path: String) throws -> [String: OverrideEntry] {
+        let (entries, problems) = try FileOverrideStore.readProfile(URL(fileURLWithPath: path))
+        for problem in problems where !problem.isApplied {
+            CommandLineTool.report("warning: \(path): \(problem)")
+        }
+        return entries
+    }
+}
