@@ -15,6 +15,26 @@ struct QADayTests {
         (0..<grid.height).map(grid.line).first { $0.contains(text) }
     }
 
+    @Test("degraded live reload is named in the title bar, in place of the store's path, until it recovers")
+    func degradedLiveReload() throws {
+        var state = try MenuFixture.state()
+        #expect(renderer.render(state).text.contains("store: "))
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(
+                    statuses: [:], orphans: state.data.orphans, storeProblem: nil,
+                    liveReloadProblem: "the folder is gone; looking again every 250 ms")))
+        let title = renderer.render(state).line(0)
+        // A message keeps its beginning when the line is too short for it.
+        #expect(title.contains("live reload degraded: the folder is gone;"))
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(statuses: [:], orphans: state.data.orphans, storeProblem: nil, liveReloadProblem: nil)))
+        #expect(!renderer.render(state).line(0).contains("degraded"))
+    }
+
     @Test("an override does not hide a server value the key rejects: marked !, listed under problems, explained")
     func serverProblemUnderOverride() throws {
         // The fixture's server sends "1,000" for the daily limit, which the Int key rejects.

@@ -1,7 +1,7 @@
 import ServiceConfiguration
 
 /// The top line: the catalog, its numbers of keys and overrides, and where overrides are stored (or the store's
-/// problem, in red).
+/// problem, or why live reload is degraded, in red).
 package enum TitleBar {
     /// Draws the title bar in `row`.
     package static func draw(into grid: inout ScreenGrid, in row: Rect, data: MenuData, theme: MenuTheme) {
@@ -14,6 +14,10 @@ package enum TitleBar {
         if let problem = data.storeProblem {
             right = "store error: \(problem) "
             style = theme.titleBarError
+        } else if let degraded = data.liveReloadProblem {
+            // Changes made elsewhere may arrive late or not at all: say so where the store is named.
+            right = "live reload degraded: \(degraded) "
+            style = theme.titleBarError
         } else if let path = data.storeLocation {
             right = "store: \(path) "
             style = theme.titleBar
@@ -24,10 +28,15 @@ package enum TitleBar {
         let room = row.maxX - end - 2
         guard room > 16 else { return }
         let visible = VisibleText.escaped(right)
-        let prefix = visible.hasPrefix("store: ") ? "store: …" : "…"
-        let shown =
-            TextWidth.of(visible) <= room
-            ? visible : prefix + TextWidth.suffix(visible, to: room - TextWidth.of(prefix))
+        // A path keeps its end (the file name); a message keeps its beginning (what is wrong).
+        let shown: String
+        if TextWidth.of(visible) <= room {
+            shown = visible
+        } else if visible.hasPrefix("store: ") {
+            shown = "store: …" + TextWidth.suffix(visible, to: room - TextWidth.of("store: …"))
+        } else {
+            shown = TextWidth.truncate(visible, to: room - 1) + " "
+        }
         grid.write(shown, x: row.maxX - TextWidth.of(shown), y: row.y, style: style, maxX: row.maxX)
     }
 }
