@@ -1,3 +1,4 @@
+import DemoConfiguration
 import Foundation
 import ServiceConfiguration
 
@@ -46,7 +47,10 @@ enum DemoServerSync {
         } catch {
             usage("--server-url: \(error.reason)")
         }
-        let sync = ServerValuesSync(source: source, service: service, snapshot: .besideStore, interval: interval)
+        // Beside a store file; with overrides on etcd, where the file would be (config-menu looks there too).
+        let snapshot: ServerSnapshotLocation =
+            service.overrideStore is FileOverrideStore ? .besideStore : .standard(appName: DemoConfiguration.appName)
+        let sync = ServerValuesSync(source: source, service: service, snapshot: snapshot, interval: interval)
         let every =
             interval.map { interval -> String in
                 let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18

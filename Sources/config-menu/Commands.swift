@@ -187,7 +187,7 @@ struct Commands {
         }
         try context.store.apply(plan)
         context.reportMovedAside()
-        CommandLineTool.report("imported \(plan.incoming.count) overrides into \(context.store.url.path)")
+        CommandLineTool.report("imported \(plan.incoming.count) overrides into \(context.store.location)")
     }
 
     static func json(_ plan: OverrideImportPlan) -> JSONValue {
