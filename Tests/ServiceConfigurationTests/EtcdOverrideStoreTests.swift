@@ -112,3 +112,81 @@ struct EtcdOverrideStoreTests {
         #expect(reader.entry(forKey: "shared")?.note == "first")
     }
 }
+
+@Suite(
+    "etcd override store: hostile entries are kept, reported and not applied",
+    .enabled(if: EtcdFixture.available, "etcd is not installed (scripts/setup-debian installs etcd-server)"))
+struct EtcdOverrideToleranceTests {
+    typealias Fixture = ConfigurationScopes.Fixture
+
+    @Test("binary bytes, 1 MB, text that is not JSON, a JSON that is no entry, a key that is not UTF-8 (put with etcdctl)")
+    func hostileEntries() throws {
+        let etcd = try EtcdFixture.shared()
+        let prefix = EtcdFixture.prefix("hostile")
+        let hostile: [(String, [UInt8])] = [
+            ("binary", [0x00, 0xFF, 0xFE, 0x1B, 0x5B, 0x32, 0x4A, 0x80]),
+            ("huge", [UInt8](repeating: UInt8(ascii: "x"), count: 1_000_000)),
+            ("text", Array("Y".utf8)),
+            ("number", Array("42".utf8)),
+            ("novalue", Array(#"{"note": "no value"}"#.utf8)),
+            ("bigvalue", Array((#"{"value": ""# + String(repeating: "v", count: (1 << 20) + 1) + #""}"#).utf8)),
+            ("trailing", Array(#"{"value": "Y"} {"value": "N"}"#.utf8)),
+            ("empty", []),
+        ]
+        for (name, bytes) in hostile { try EtcdFixture.put(bytes, at: "\(prefix)/\(name)", in: etcd) }
+        // A key that is not UTF-8 cannot be typed to etcdctl: through the gateway, base64.
+        let invalidName: [UInt8] = Array("\(prefix)/bad-".utf8) + [0xC3, 0x28]
+        let put = try etcd.gateway(
+            "/v3/kv/put", body: #"{"key": "\#(Data(invalidName).base64EncodedString())", "value": "eA=="}"#)
+        #expect(put.contains("revision"))
+        try EtcdFixture.put(Array(#"{"value": "Y"}"#.utf8), at: "\(prefix)/\(Fixture.FlagKey.name)", in: etcd)
+        try EtcdFixture.put(Array(#"{"setAt": "2026-13-01", "value": "7"}"#.utf8), at: "\(prefix)/\(Fixture.CountKey.name)", in: etcd)
+
+        let store = try EtcdFixture.store(etcd, prefix: prefix)
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(), overrideStore: store, watchMode: nil, overridePolicy: .allBuilds)
+        #expect(store.lastError == nil)
+        #expect(service.flag && service.count == 7, "the valid entries apply")
+        #expect(Set(store.entries.keys) == [Fixture.FlagKey.name, Fixture.CountKey.name])
+        let quarantined = store.problems.filter { !$0.isApplied }
+        #expect(Set(quarantined.map(\.key)).isSuperset(of: hostile.map(\.0)))
+        #expect(quarantined.count == hostile.count + 1, "the key that is not UTF-8 too")
+        let reasons = Dictionary(quarantined.map { ($0.key, $0.reason) }, uniquingKeysWith: { $1 })
+        #expect(reasons["text"]?.hasPrefix("not valid JSON") == true)
+        #expect(reasons["number"] == #"an override must be an object like {"value": "Y"}, found a number"#)
+        #expect(reasons["novalue"] == #"the entry has no "value""#)
+        #expect(reasons["bigvalue"]?.contains("the limit is 1 MiB") == true)
+        #expect(reasons["empty"] == "the entry is empty")
+        #expect(reasons["huge"]?.hasPrefix("not valid JSON") == true)
+        #expect(quarantined.first { $0.key == "huge" }!.storedJSON.hasSuffix("(1000000 bytes (976.5 KiB) in all)"))
+        #expect(quarantined.contains { $0.reason == "the key name is not valid UTF-8" })
+        let unreadable = store.problems.filter(\.isApplied)
+        #expect(unreadable.map(\.key) == [Fixture.CountKey.name] && unreadable.first?.field == "setAt")
+
+        // Another change leaves them exactly as they were; a reset of one removes it; removeAll removes the rest.
+        try service.setOverride(rawValue: "N", forKeyNamed: Fixture.FlagKey.name, note: nil)
+        let after = try EtcdFixture.keys(under: prefix, in: etcd)
+        for (name, bytes) in hostile { #expect(after["\(prefix)/\(name)"] == bytes, "\(name) is kept as found") }
+        try service.removeOverride(forKeyNamed: "binary")
+        #expect(try EtcdFixture.keys(under: prefix, in: etcd)["\(prefix)/binary"] == nil)
+        #expect(!store.problems.contains { $0.key == "binary" })
+        try service.removeAllOverrides()
+        #expect(try EtcdFixture.keys(under: prefix, in: etcd).isEmpty)
+        #expect(store.problems.isEmpty && store.entries.isEmpty)
+    }
+
+    @Test("an entry for a key the catalog does not know is kept and reported as an orphan")
+    func orphans() throws {
+        let etcd = try EtcdFixture.shared()
+        let prefix = EtcdFixture.prefix("orphan")
+        try EtcdFixture.put(Array(#"{"value": "Y", "note": "old key"}"#.utf8), at: "\(prefix)/gone.key", in: etcd)
+        let store = try EtcdFixture.store(etcd, prefix: prefix)
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(), overrideStore: store, watchMode: nil, overridePolicy: .allBuilds)
+        try service.setOverride(rawValue: "Y", forKeyNamed: Fixture.FlagKey.name, note: nil)
+        let catalog = try fixtureCatalog()
+        let orphans = ConfigurationStatusSnapshot(service: service).orphans { catalog.descriptor(named: $0) != nil }
+        #expect(orphans.map(\.name) == ["gone.key"])
+        #expect(try EtcdFixture.keys(under: prefix, in: etcd)["\(prefix)/gone.key"] != nil)
+    }
+}

@@ -31,7 +31,8 @@ enum EtcdFixture {
 
     /// Puts `value` (any bytes) at `key` with etcdctl, reading the value from standard input.
     static func put(_ value: [UInt8], at key: String, in etcd: EtcdTestServer) throws {
-        let result = try etcd.etcdctl(["put", key], input: Data(value))
+        // etcdctl reads a value from standard input, but an empty one only as an argument.
+        let result = try etcd.etcdctl(value.isEmpty ? ["put", key, ""] : ["put", key], input: Data(value))
         guard result.status == 0 else { throw FixtureError("etcdctl put \(key) failed: \(result.error)") }
     }
 

@@ -315,10 +315,39 @@ public final class EtcdTestServer: Sendable {
         return nil
     }
 
-    /// Whether etcd answers `GET /health` with `"health":"true"` within a second (a plain socket: no threads).
+    /// Whether etcd answers `GET /health` with `"health":"true"`.
     private static func healthy(port: Int) -> Bool {
+        exchange(port: port, request: "GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")?
+            .contains("\"health\":\"true\"") == true
+    }
+
+    /// POSTs `body` to etcd's JSON gateway at `path` (`/v3/kv/put`) over a plain socket; returns the answer's body.
+    public func gateway(_ path: String, body: String, token: String? = nil) throws -> String {
+        let bytes = Array(body.utf8)
+        let request =
+            "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + (token.map { "Authorization: \($0)\r\n" } ?? "") + "Content-Length: \(bytes.count)\r\n\r\n" + body
+        guard let answer = Self.exchange(port: port, request: request, timeout: 10) else {
+            throw FixtureError("etcd at port \(port) did not answer \(path)")
+        }
+        guard let split = answer.range(of: "\r\n\r\n") else { return answer }
+        return String(answer[split.upperBound...])
+    }
+
+    /// Asks etcd for a token for `user` (`/v3/auth/authenticate`).
+    public func authenticate(user: String, password: String) throws -> String {
+        let answer = try gateway("/v3/auth/authenticate", body: #"{"name": "\#(user)", "password": "\#(password)"}"#)
+        guard let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
+            let token = object["token"] as? String
+        else { throw FixtureError("etcd issued no token: \(answer.prefix(200))") }
+        return token
+    }
+
+    /// Sends `request` to 127.0.0.1:`port` and reads the whole answer (HTTP/1.0: until the server closes), within
+    /// `timeout` seconds. A plain socket: no threads, nothing shared.
+    private static func exchange(port: Int, request: String, timeout: Double = 1) -> String? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -329,20 +358,24 @@ public final class EtcdTestServer: Sendable {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return false }
-        let request = Array("GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard write(descriptor, request, request.count) == request.count else { return false }
+        guard connected == 0 else { return nil }
+        var bytes = Array(request.utf8)
+        while !bytes.isEmpty {
+            let count = write(descriptor, bytes, bytes.count)
+            guard count > 0 else { return nil }
+            bytes.removeFirst(count)
+        }
         var answer: [UInt8] = []
-        let deadline = Date().addingTimeInterval(1)
+        let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 100) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
+            var buffer = [UInt8](repeating: 0, count: 65536)
             let count = read(descriptor, &buffer, buffer.count)
-            if count <= 0 { break }
+            if count <= 0 { return String(decoding: answer, as: UTF8.self) }
             answer += buffer[0..<count]
         }
-        return String(decoding: answer, as: UTF8.self).contains("\"health\":\"true\"")
+        return nil
     }
 }
 

@@ -107,6 +107,9 @@ public final class EtcdOverrideStore: OverrideStore {
     /// Why changes made elsewhere are not arriving now (the watch is down and being set up again), if so.
     public var liveReloadProblem: String? { state.withLock { $0.watcher }?.problem }
 
+    /// What the store knows of its prefix now.
+    var records: EtcdOverrideRecords { state.withLock { $0.records } }
+
     /// Reads the whole prefix and notifies observers of the keys that changed; returns the problem, if any. When
     /// etcd cannot be reached the overrides last read stay.
     @discardableResult
@@ -153,13 +156,16 @@ public final class EtcdOverrideStore: OverrideStore {
                 throw OverrideStoreError(url: url, kind: .io, problem: "the change was refused: \(error)")
             }
             var changes: [EtcdClient.Change] = []
-            for name in Set(records.entries.keys).union(entries.keys) where records.entries[name] != entries[name] {
-                if let entry = entries[name], let violation = OverrideStoreLimits.violation(key: name, entry: entry) {
+            for name in Set(records.entries.keys).union(entries.keys) {
+                // Times are kept to the millisecond, as in the file: an entry read back equals the one written.
+                var entry = entries[name]
+                if let setAt = entry?.setAt { entry?.setAt = Timestamp.truncatedToMilliseconds(setAt) }
+                guard records.entries[name] != entry else { continue }
+                if let entry, let violation = OverrideStoreLimits.violation(key: name, entry: entry) {
                     throw OverrideStoreError(url: url, kind: .limitExceeded, problem: violation + "; nothing was saved")
                 }
                 changes.append(
-                    EtcdClient.Change(
-                        key: client.endpoint.key(name), value: entries[name].map(OverrideDocument.encodedEntry)))
+                    EtcdClient.Change(key: client.endpoint.key(name), value: entry.map(OverrideDocument.encodedEntry)))
             }
             if replacingAll {
                 // What the entries cannot show goes too: entries that are not valid, keys that are not UTF-8.
@@ -202,7 +208,7 @@ public final class EtcdOverrideStore: OverrideStore {
     /// The one write path: `plan` says what to change given what this store knows; the changes go to etcd in a
     /// transaction that holds only if every key changed is still as known. On a conflict, the prefix as it then is
     /// (read in the same round trip) is applied and `plan` runs again. A plan too large for one transaction is
-    /// committed in parts, planning again after each.
+    /// committed in parts (each part atomic).
     private func commit(
         _ plan: (EtcdOverrideRecords) throws(OverrideStoreError) -> [EtcdClient.Change]
     ) throws(OverrideStoreError) {
@@ -214,53 +220,60 @@ public final class EtcdOverrideStore: OverrideStore {
                 throw record(failure(error, doing: "cannot read the overrides from etcd", keeping: false))
             }
         }
-        while true {
-            let records = state.withLock { $0.records }
-            let planned = try plan(records)
-            if planned.isEmpty { return }
-            var batch: [EtcdClient.Change] = []
-            var bytes = 0
-            for change in planned {
-                let size = change.key.count + (change.value?.count ?? 0)
-                if !batch.isEmpty, batch.count == Self.operationsPerTransaction || bytes + size > Self.bytesPerTransaction {
-                    break
-                }
-                batch.append(change)
-                bytes += size
-            }
-            let comparisons = batch.map { EtcdClient.Comparison(key: $0.key, modRevision: records.modRevision(of: $0.key)) }
-            let outcome: EtcdClient.TransactionOutcome
-            do {
-                outcome = try client.transaction(comparing: comparisons, changes: batch)
-            } catch {
-                throw record(failure(error, doing: "cannot save to etcd", keeping: false))
-            }
-            switch outcome {
-            case .committed(let revision):
-                let change = state.withLock { state -> OverrideStoreChange? in
-                    state.lastError = nil
-                    var changed: Set<String> = []
-                    for item in batch {
-                        changed.formUnion(state.records.apply(key: item.key, value: item.value, revision: revision))
+        planning: while true {
+            var remaining = try plan(state.withLock { $0.records })[...]
+            while !remaining.isEmpty {
+                var batch: [EtcdClient.Change] = []
+                var bytes = 0
+                for change in remaining {
+                    let size = change.key.count + (change.value?.count ?? 0)
+                    if !batch.isEmpty,
+                        batch.count == Self.operationsPerTransaction || bytes + size > Self.bytesPerTransaction
+                    {
+                        break
                     }
-                    return Self.change(changed, in: state.records)
+                    batch.append(change)
+                    bytes += size
                 }
-                if let change { observers.notify(change) }
-                if batch.count == planned.count { return }
-            case .conflict(let range):
-                let change = state.withLock { Self.change($0.records.apply(range), in: $0.records) }
-                if let change { observers.notify(change) }
-                conflicts += 1
-                guard conflicts < Self.attempts else {
-                    throw record(
-                        OverrideStoreError(
-                            url: url, kind: .io,
-                            problem: "other writers changed the same overrides \(conflicts) times while this change "
-                                + "was being made; nothing more was saved, try again"))
+                let records = state.withLock { $0.records }
+                let comparisons = batch.map {
+                    EtcdClient.Comparison(key: $0.key, modRevision: records.modRevision(of: $0.key))
                 }
-                // Writers that collided retry at different moments.
-                usleep(UInt32.random(in: 0...UInt32(min(conflicts, 8) * 2_000)))
+                let outcome: EtcdClient.TransactionOutcome
+                do {
+                    outcome = try client.transaction(comparing: comparisons, changes: batch)
+                } catch {
+                    throw record(failure(error, doing: "cannot save to etcd", keeping: false))
+                }
+                switch outcome {
+                case .committed(let revision):
+                    let change = state.withLock { state -> OverrideStoreChange? in
+                        state.lastError = nil
+                        var changed: Set<String> = []
+                        for item in batch {
+                            changed.formUnion(state.records.apply(key: item.key, value: item.value, revision: revision))
+                        }
+                        return Self.change(changed, in: state.records)
+                    }
+                    if let change { observers.notify(change) }
+                    remaining.removeFirst(batch.count)
+                case .conflict(let range):
+                    let change = state.withLock { Self.change($0.records.apply(range), in: $0.records) }
+                    if let change { observers.notify(change) }
+                    conflicts += 1
+                    guard conflicts < Self.attempts else {
+                        throw record(
+                            OverrideStoreError(
+                                url: url, kind: .io,
+                                problem: "other writers changed the same overrides \(conflicts) times while this "
+                                    + "change was being made; nothing more was saved, try again"))
+                    }
+                    // Writers that collided retry at different moments.
+                    usleep(UInt32.random(in: 0...UInt32(min(conflicts, 8) * 2_000)))
+                    continue planning
+                }
             }
+            return
         }
     }
 

@@ -1,11 +1,8 @@
 package import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The calls the etcd sources and stores make, through etcd v3's JSON gateway (`/v3/kv/range`, `/v3/kv/txn`,
-/// `/v3/kv/deleterange`, `/v3/watch`, `/v3/auth/authenticate`) with Foundation's `URLSession`.
+/// `/v3/kv/deleterange`, `/v3/watch`, `/v3/auth/authenticate`): over a plain socket for `etcd://`
+/// (``EtcdSocketTransport``), with Foundation's `URLSession` for `etcds://` (``EtcdURLSessionTransport``).
 ///
 /// ```swift
 /// let client = EtcdClient(endpoint: try EtcdEndpoint(url: URL(string: "etcd://127.0.0.1:2379/demo/values")!))
@@ -23,8 +20,7 @@ package final class EtcdClient: Sendable {
     package let timeout: Duration
     /// The largest answer accepted (for a watch: the largest message), in bytes.
     package let maximumResponseSize: Int
-    private let session: URLSession
-    private let delegate = EtcdTransferDelegate()
+    private let transport: any EtcdTransport
     private let token: Locked<String?>
 
     /// The default answer limit: 64 MiB (keys and values travel as base64 inside JSON).
@@ -47,17 +43,12 @@ package final class EtcdClient: Sendable {
         } else {
             token = Locked(nil)
         }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = Self.watchSilenceLimit
-        configuration.timeoutIntervalForResource = 1e6
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+        if endpoint.baseURL.scheme == "https" {
+            transport = EtcdURLSessionTransport(baseURL: endpoint.baseURL)
+        } else {
+            transport = EtcdSocketTransport(
+                host: endpoint.baseURL.host ?? "localhost", port: endpoint.baseURL.port ?? EtcdEndpoint.defaultPort)
+        }
     }
 
     /// ``timeout`` in seconds, at most a million (a longer wait would overflow the dispatch clock).
@@ -193,12 +184,10 @@ package final class EtcdClient: Sendable {
                 "key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd),
                 "start_revision": String(max(1, revision)), "progress_notify": true,
             ]
-            var request = makeRequest("/v3/watch", ["create_request": create], token: token)
-            request.timeoutInterval = Self.watchSilenceLimit
-            let task = session.dataTask(with: request)
             let ended = Locked(false)
-            delegate.follow(
-                task, limit: maximumResponseSize,
+            transport.stream(
+                "/v3/watch", body: Self.json(["create_request": create]), token: token, limit: maximumResponseSize,
+                silenceLimit: Self.watchSilenceLimit, cancellation: watch.cancellation,
                 onLine: { line in
                     queue.async {
                         guard !watch.isCancelled, !ended.withLock({ $0 }) else { return }
@@ -227,7 +216,6 @@ package final class EtcdClient: Sendable {
                         }
                     }
                 })
-            if watch.attach(task) { task.resume() }
         }
         return watch
     }
@@ -236,29 +224,22 @@ package final class EtcdClient: Sendable {
 
     private func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
-    private func makeRequest(_ path: String, _ body: [String: Any], token: String?) -> URLRequest {
-        var request = URLRequest(url: endpoint.baseURL.appendingPathComponent(String(path.dropFirst())))
-        request.httpMethod = "POST"
-        request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.timeoutInterval = seconds + 1
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
-        request.httpBody = try? JSONSerialization.data(withJSONObject: body)
-        return request
+    private static func json(_ body: [String: Any]) -> [UInt8] {
+        [UInt8]((try? JSONSerialization.data(withJSONObject: body)) ?? Data("{}".utf8))
     }
 
     /// One call, authenticating first when needed and once more when etcd says the token is no longer valid.
     private func call(
         _ path: String, _ body: [String: Any], _ cancellation: EtcdCancellation?
     ) throws(EtcdError) -> Data {
+        let bytes = Self.json(body)
         let token = try currentToken(cancellation)
         do {
-            return try send(makeRequest(path, body, token: token), cancellation)
+            return try send(path, bytes, token: token, cancellation)
         } catch where error.isInvalidToken {
             guard case .password = endpoint.credentials else { throw error }
             forgetToken(token)
-            return try send(makeRequest(path, body, token: try currentToken(cancellation)), cancellation)
+            return try send(path, bytes, token: try currentToken(cancellation), cancellation)
         }
     }
 
@@ -266,10 +247,10 @@ package final class EtcdClient: Sendable {
     private func currentToken(_ cancellation: EtcdCancellation?) throws(EtcdError) -> String? {
         if let token = token.withLock({ $0 }) { return token }
         guard case .password(let user, let password) = endpoint.credentials else { return nil }
-        let request = makeRequest("/v3/auth/authenticate", ["name": user, "password": password], token: nil)
         let body: Data
         do {
-            body = try send(request, cancellation)
+            body = try send(
+                "/v3/auth/authenticate", Self.json(["name": user, "password": password]), token: nil, cancellation)
         } catch where error.kind == .refused || error.kind == .unauthenticated {
             throw EtcdError(.unauthenticated, "etcd refused the user \"\(user)\": \(error.reason)", code: error.code)
         }
@@ -286,45 +267,20 @@ package final class EtcdClient: Sendable {
         token.withLock { if $0 == stale { $0 = nil } }
     }
 
-    /// Sends `request` and waits (at most ``timeout``) for the whole answer: the body of a 200, else the error etcd
-    /// answered with.
-    private func send(_ request: URLRequest, _ cancellation: EtcdCancellation?) throws(EtcdError) -> Data {
-        let task = session.dataTask(with: request)
-        let outcome = Locked<EtcdTransferDelegate.Outcome?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        delegate.follow(task, limit: maximumResponseSize) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        guard cancellation?.attach(task) ?? true else {
-            delegate.refuse(task, .cancelled)
-            throw .cancelled
-        }
-        task.resume()
-        let late = EtcdError(.timedOut, "etcd did not answer within \(Self.describe(seconds: seconds))")
-        if done.wait(timeout: .now() + seconds) == .timedOut {
-            delegate.refuse(task, late)
-            // The cancelled transfer reports its end at once; never wait long for it.
-            _ = done.wait(timeout: .now() + 2)
-        }
-        cancellation?.detach(task)
-        switch outcome.withLock({ $0 }) ?? .failure(late) {
-        case .failure(let error):
-            throw error
-        case .answer(let status, let body):
-            guard status == 200 else { throw EtcdWire.error(status: status, body: Data(body)) }
-            return Data(body)
-        }
-    }
-
-    private static func describe(seconds: Double) -> String {
-        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    /// Sends one request and returns the body of a 200 answer; any other answer is the error etcd answered with.
+    private func send(
+        _ path: String, _ body: [UInt8], token: String?, _ cancellation: EtcdCancellation?
+    ) throws(EtcdError) -> Data {
+        let (status, answer) = try transport.post(
+            path, body: body, token: token, timeout: seconds, limit: maximumResponseSize, cancellation: cancellation)
+        guard status == 200 else { throw EtcdWire.error(status: status, body: Data(answer)) }
+        return Data(answer)
     }
 }
 
 /// A watch of an ``EtcdClient``; cancel it to stop (nothing more is reported after that).
 package final class EtcdWatch: Sendable {
-    private let cancellation = EtcdCancellation()
+    let cancellation = EtcdCancellation()
 
     init() {}
 
@@ -337,44 +293,4 @@ package final class EtcdWatch: Sendable {
 
     /// Whether the watch was cancelled.
     package var isCancelled: Bool { cancellation.isCancelled }
-
-    func attach(_ task: URLSessionTask) -> Bool { cancellation.attach(task) }
-}
-
-/// Lets another thread cancel a running ``EtcdClient`` call or watch.
-package final class EtcdCancellation: Sendable {
-    private struct State: Sendable {
-        var cancelled = false
-        var tasks: [Int: URLSessionTask] = [:]
-    }
-
-    private let state = Locked(State())
-
-    package init() {}
-
-    /// Cancels the call under way, and every later one made with this object.
-    package func cancel() {
-        let tasks = state.withLock { state in
-            state.cancelled = true
-            defer { state.tasks.removeAll() }
-            return Array(state.tasks.values)
-        }
-        for task in tasks { EtcdTransferDelegate.cancelLater(task) }
-    }
-
-    /// Whether ``cancel()`` was called.
-    package var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    /// Records `task` as under way; false (and nothing recorded) when already cancelled.
-    func attach(_ task: URLSessionTask) -> Bool {
-        state.withLock { state in
-            guard !state.cancelled else { return false }
-            state.tasks[task.taskIdentifier] = task
-            return true
-        }
-    }
-
-    func detach(_ task: URLSessionTask) {
-        _ = state.withLock { $0.tasks.removeValue(forKey: task.taskIdentifier) }
-    }
 }

@@ -1,6 +1,7 @@
 package import Foundation
 
-/// An etcd server and a key prefix, from `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS).
+/// An etcd server and a key prefix, from `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS, on
+/// Apple platforms only).
 ///
 /// ```swift
 /// let endpoint = try EtcdEndpoint(url: URL(string: "etcd://127.0.0.1:2379/demo/overrides")!)
@@ -54,6 +55,15 @@ package struct EtcdEndpoint: Sendable, Hashable {
             throw EtcdError(
                 .notConfigured, "\(Self.redacted(components)) has a query or fragment; expected etcd://HOST:PORT/PREFIX")
         }
+        #if canImport(FoundationNetworking)
+            if scheme == "etcds" {
+                throw EtcdError(
+                    .notConfigured,
+                    "\(Self.redacted(components)): HTTPS to etcd is not available on Linux (FoundationNetworking "
+                        + "stops the process on the HTTP trailers etcd 3.4 sends with every error answer); reach etcd "
+                        + "through a TLS tunnel on this machine and give its etcd:// address")
+            }
+        #endif
         var path = components.path
         guard !path.isEmpty, path != "/" else {
             throw EtcdError(

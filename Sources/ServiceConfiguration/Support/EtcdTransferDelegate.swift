@@ -4,25 +4,17 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Receives the URLSession callbacks of an ``EtcdClient``'s calls: a unary call's whole answer (up to a limit), a
+/// Receives the URLSession callbacks of an ``EtcdURLSessionTransport``: a call's whole answer (up to a limit), a
 /// watch stream's lines one by one as they arrive.
 ///
 /// Callbacks run on the session's serial delegate queue, which must never wait for anything: a stream's lines are
 /// handed to the watch's own queue, and a call's end to a waiting thread or continuation.
 final class EtcdTransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    /// How a transfer ended.
-    enum Outcome: Sendable {
-        /// etcd answered with this status; `body` is the whole answer (for a stream: what followed the last line).
-        case answer(status: Int, body: [UInt8])
-        /// The transfer failed or was refused.
-        case failure(EtcdError)
-    }
-
     private struct Transfer: Sendable {
         let limit: Int
         /// For a stream: receives each complete line of a 200 answer.
         let onLine: (@Sendable ([UInt8]) -> Void)?
-        let onEnd: @Sendable (Outcome) -> Void
+        let onEnd: @Sendable (EtcdTransferOutcome) -> Void
         var status = 0
         var body: [UInt8] = []
         /// How much of `body` holds no newline (so a long line is not scanned again with every chunk).
@@ -36,7 +28,7 @@ final class EtcdTransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// and its end.
     func follow(
         _ task: URLSessionTask, limit: Int, onLine: (@Sendable ([UInt8]) -> Void)? = nil,
-        onEnd: @escaping @Sendable (Outcome) -> Void
+        onEnd: @escaping @Sendable (EtcdTransferOutcome) -> Void
     ) {
         transfers.withLock { $0[task.taskIdentifier] = Transfer(limit: limit, onLine: onLine, onEnd: onEnd) }
     }
