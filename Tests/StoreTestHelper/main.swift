@@ -8,6 +8,9 @@ import ServiceConfiguration
 //   store-test-helper hammer FILE PREFIX COUNT    COUNT writes of PREFIX.i = i, printing "ok i" after each returns
 //   store-test-helper limited BYTES FILE KEY VALUE   one write with RLIMIT_FSIZE = BYTES (a disk that is "full")
 //   store-test-helper stamp-set FILE KEY VALUE     one write, then prints the monotonic clock in nanoseconds
+//   store-test-helper etcd-hammer URL NAME COUNT   COUNT changes of an etcd store, each setting NAME.i = i and adding
+//                                                  " NAME.i" to the note of the key "shared" (every writer's changes
+//                                                  conflict there), printing "ok i" after each returns
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -51,6 +54,24 @@ case "limited" where arguments.count == 5:
 case "stamp-set" where arguments.count == 4:
     do { try store(arguments[1]).set(arguments[3], forKey: arguments[2]) } catch { fail("\(error)") }
     emit(String(DispatchTime.now().uptimeNanoseconds))
+case "etcd-hammer" where arguments.count == 4:
+    guard let url = URL(string: arguments[1]), let count = Int(arguments[3]) else { fail("bad URL or count") }
+    let target: EtcdOverrideStore
+    do { target = try EtcdOverrideStore(url: url, timeout: .seconds(10)) } catch { fail("\(error)") }
+    let name = arguments[2]
+    for index in 0..<count {
+        do {
+            try target.modify { entries in
+                entries["\(name).\(index)"] = OverrideEntry(value: String(index), setAt: nil)
+                var shared = entries["shared"] ?? OverrideEntry(value: "shared", setAt: nil, note: "")
+                shared.note = (shared.note ?? "") + " \(name).\(index)"
+                entries["shared"] = shared
+            }
+        } catch {
+            fail("\(error)")
+        }
+        emit("ok \(index)")
+    }
 default:
-    fail("usage: store-test-helper set|hammer|limited|stamp-set ...")
+    fail("usage: store-test-helper set|hammer|limited|stamp-set|etcd-hammer ...")
 }
