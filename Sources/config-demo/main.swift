@@ -116,16 +116,19 @@ func describe(_ name: String) -> String {
     return text
 }
 
+// Listening, and the values as they are, before the sync starts: its first change (which a nearby server delivers
+// in milliseconds) must not go unseen.
+let changes = service.changedKeyNames()
+var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
 say("config-demo: watching \(store.location) (Ctrl-C stops)")
 // Kept for the life of the program: the sync runs while it is referenced.
 let serverSync = DemoServerSync.start(arguments: arguments, service: service, say: say)
 for line in describeFeatures() { say("  " + line) }
 say("")
 
-var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
 let clock = DateFormatter()
 clock.dateFormat = "HH:mm:ss"
-for await names in service.changedKeyNames() {
+for await names in changes {
     for name in names.sorted() {
         let now = describe(name)
         say("\(clock.string(from: Date())) \(name): \(shown[name] ?? "—") -> \(now)")

@@ -43,3 +43,20 @@ enum EtcdFixture {
             timeout: .seconds(5), backoff: ServerSyncBackoff(initial: .milliseconds(100), maximum: .milliseconds(500)))
     }
 }
+
+/// Whether `body` returns within `seconds` (it is cancelled when it does not).
+func completes(within seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            try await body()
+            return true
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return false
+        }
+        let first = try await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}

@@ -48,9 +48,10 @@ public final class EtcdOverrideStore: OverrideStore {
     static let operationsPerTransaction = 128
     /// The most bytes of values one transaction carries (etcd refuses requests over 1.5 MiB by default).
     static let bytesPerTransaction = 1 << 20
-    /// How many conflicts a change survives before it gives up. Each costs one round trip; with 4 writers changing
-    /// one key as fast as they can, a change loses about 3 rounds in 4, so 100 losses in a row do not happen.
-    static let attempts = 100
+    /// How long a change keeps trying while other writers win the race for the same keys (each attempt is one
+    /// round trip); then it gives up, saying so. Bounded by time, not by a count: under heavy contention a writer may
+    /// lose many rounds in a row, and only the end of the contention ends that.
+    static let conflictTimeout: Double = 10
 
     /// Creates a store for `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS). Nothing is read
     /// until the first ``reload()`` or change. Credentials the URL does not hold come from `CONFIG_ETCD_USER`
@@ -214,6 +215,7 @@ public final class EtcdOverrideStore: OverrideStore {
         _ plan: (EtcdOverrideRecords) throws(OverrideStoreError) -> [EtcdClient.Change]
     ) throws(OverrideStoreError) {
         var conflicts = 0
+        let started = DispatchTime.now().uptimeNanoseconds
         if !state.withLock({ $0.records.hasRead }) {
             do throws(EtcdError) {
                 _ = try read()
@@ -262,16 +264,17 @@ public final class EtcdOverrideStore: OverrideStore {
                     let change = state.withLock { Self.change($0.records.apply(range), in: $0.records) }
                     if let change { observers.notify(change) }
                     conflicts += 1
-                    guard conflicts < Self.attempts else {
+                    guard Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 < Self.conflictTimeout else {
                         throw record(
                             OverrideStoreError(
                                 url: url, kind: .io,
-                                problem: "other writers changed the same overrides \(conflicts) times while this "
-                                    + "change was being made; nothing more was saved, try again"))
+                                problem: "other writers changed the same overrides \(conflicts) times in "
+                                    + "\(Int(Self.conflictTimeout)) s while this change was being made; nothing more "
+                                    + "was saved, try again"))
                     }
-                    // Writers that collided retry at different moments, none later than the others for having lost
-                    // before (a growing wait would starve the writer that lost most).
-                    usleep(UInt32.random(in: 0...2_000))
+                    // At once, as a winner sends its next change at once: a wait would leave the loser behind again.
+                    // A little jitter keeps writers that collided from colliding in step.
+                    usleep(UInt32.random(in: 0...500))
                     continue planning
                 }
             }
