@@ -305,7 +305,9 @@ struct ToolContext {
         do {
             return try OverrideStores.store(for: location)
         } catch {
-            throw ToolError.usage("\(invocation.options["--store"] == nil ? OverrideStores.environmentVariable : "--store"): \(error.problem)")
+            throw ToolError.usage(
+                "\(invocation.options["--store"] == nil ? OverrideStores.environmentVariable : "--store"): \(error.problem)"
+            )
         }
     }
 

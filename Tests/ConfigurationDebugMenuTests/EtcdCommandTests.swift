@@ -77,11 +77,14 @@ struct EtcdCommandTests {
     func problems() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let etcd = try EtcdTestServer.shared.get()
-        let put = try etcd.etcdctl(["put", "\(prefix)/function.album.like.enabled"], input: Data("\u{1B}]0;x\u{07}".utf8))
+        let put = try etcd.etcdctl(
+            ["put", "\(prefix)/function.album.like.enabled"], input: Data("\u{1B}]0;x\u{07}".utf8))
         #expect(put.status == 0)
         let listed = try run(["list", "--problems"] + ["--store", etcd.url(prefix: prefix).absoluteString])
         #expect(listed.status == 0)
-        #expect(listed.error.contains("1 override is not applied (kept in \(etcd.url(prefix: prefix).absoluteString) as found"))
+        #expect(
+            listed.error.contains(
+                "1 override is not applied (kept in \(etcd.url(prefix: prefix).absoluteString) as found"))
         #expect(!listed.error.contains("\u{1B}") && !listed.output.contains("\u{1B}"))
 
         let port = FixtureHTTPServer.closedPort()

@@ -1,4 +1,5 @@
 // swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
+
 // (The declarations are the README's, copied as a reader would copy them: no doc comments.)
 // This target plays the part of a feature module: it sees only the public API of ServiceConfiguration. The
 // declarations are the README's developer guide, written as is (the multi-module template, all `public`); the

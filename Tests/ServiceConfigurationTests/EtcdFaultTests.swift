@@ -58,7 +58,9 @@ struct EtcdFaultTests {
     func racingWriters() throws {
         let etcd = try EtcdFixture.shared()
         let prefix = EtcdFixture.prefix("race")
-        let writers = try (0..<4).map { try HelperProcess(["etcd-hammer", etcd.url(prefix: prefix).absoluteString, "w\($0)", "50"]) }
+        let writers = try (0..<4).map {
+            try HelperProcess(["etcd-hammer", etcd.url(prefix: prefix).absoluteString, "w\($0)", "50"])
+        }
         for writer in writers { #expect(writer.wait() == 0, "\(writer.errors)") }
         let store = try EtcdFixture.store(etcd, prefix: prefix)
         #expect(store.reload() == nil && store.problems.isEmpty)

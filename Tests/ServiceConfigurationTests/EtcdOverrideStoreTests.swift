@@ -119,7 +119,9 @@ struct EtcdOverrideStoreTests {
 struct EtcdOverrideToleranceTests {
     typealias Fixture = ConfigurationScopes.Fixture
 
-    @Test("binary bytes, 1 MB, text that is not JSON, a JSON that is no entry, a key that is not UTF-8 (put with etcdctl)")
+    @Test(
+        "binary bytes, 1 MB, text that is not JSON, a JSON that is no entry, a key that is not UTF-8 (put with etcdctl)"
+    )
     func hostileEntries() throws {
         let etcd = try EtcdFixture.shared()
         let prefix = EtcdFixture.prefix("hostile")
@@ -140,7 +142,8 @@ struct EtcdOverrideToleranceTests {
             "/v3/kv/put", body: #"{"key": "\#(Data(invalidName).base64EncodedString())", "value": "eA=="}"#)
         #expect(put.contains("revision"))
         try EtcdFixture.put(Array(#"{"value": "Y"}"#.utf8), at: "\(prefix)/\(Fixture.FlagKey.name)", in: etcd)
-        try EtcdFixture.put(Array(#"{"setAt": "2026-13-01", "value": "7"}"#.utf8), at: "\(prefix)/\(Fixture.CountKey.name)", in: etcd)
+        try EtcdFixture.put(
+            Array(#"{"setAt": "2026-13-01", "value": "7"}"#.utf8), at: "\(prefix)/\(Fixture.CountKey.name)", in: etcd)
 
         let store = try EtcdFixture.store(etcd, prefix: prefix)
         let service = LiveConfigurationService(

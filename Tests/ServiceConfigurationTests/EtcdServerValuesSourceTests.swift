@@ -75,7 +75,9 @@ struct EtcdServerValuesSourceTests {
         #expect(await pollUntil { !service.flag && sync.values[SyncFixture.flag] == nil })
         #expect(
             await pollUntil {
-                (try? SyncFixture.snapshot(at: SyncFixture.snapshotURL(in: folder)))??.values == [SyncFixture.count: "6"]
+                (try? SyncFixture.snapshot(at: SyncFixture.snapshotURL(in: folder)))??.values == [
+                    SyncFixture.count: "6"
+                ]
             }, "the snapshot follows")
 
         // A hostile value refuses the read whole: the last good values stay, the status says why.
@@ -110,7 +112,8 @@ struct EtcdServerValuesSourceTests {
 
     @Test("the scheme picks the source; an etcd URL without a prefix is refused")
     func scheme() throws {
-        #expect(try ServerValuesSources.source(for: URL(string: "etcd://127.0.0.1:2379/a/b")!) is EtcdServerValuesSource)
+        #expect(
+            try ServerValuesSources.source(for: URL(string: "etcd://127.0.0.1:2379/a/b")!) is EtcdServerValuesSource)
         #expect(throws: ServerSyncError.self) { try ServerValuesSources.source(for: URL(string: "etcd://h:1")!) }
         #expect(try ServerValuesSources.source(for: URL(string: "http://h/v.json")!) is HTTPServerValuesSource)
     }

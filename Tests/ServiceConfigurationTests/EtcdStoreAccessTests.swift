@@ -49,12 +49,16 @@ struct EtcdStoreAccessTests {
         #expect(try OverrideStores.store(for: etcd).location == etcd)
         #expect((try OverrideStores.store(for: file) as? FileOverrideStore)?.url.path == file)
         let home = ["HOME": folder.url.path]
-        #expect(try OverrideStores.defaultStore(appName: "a", environment: home + ["CONFIG_OVERRIDES_STORE": etcd]).location == etcd)
+        #expect(
+            try OverrideStores.defaultStore(appName: "a", environment: home + ["CONFIG_OVERRIDES_STORE": etcd]).location
+                == etcd)
         #expect(
             try OverrideStores.defaultStore(
                 appName: "a", environment: home + ["CONFIG_OVERRIDES_STORE": file, "CONFIG_OVERRIDES_FILE": "/x"]
             ).location == file)
-        #expect(try OverrideStores.defaultStore(appName: "a", environment: home + ["CONFIG_OVERRIDES_FILE": file]).location == file)
+        #expect(
+            try OverrideStores.defaultStore(appName: "a", environment: home + ["CONFIG_OVERRIDES_FILE": file]).location
+                == file)
         #expect(
             try OverrideStores.defaultStore(appName: "a", environment: home).location
                 == folder.url.path + "/.local/state/a/overrides.json")
@@ -142,7 +146,8 @@ struct EtcdAuthenticationTests {
         let source = try EtcdServerValuesSource(url: etcd.url(prefix: "/team/values", user: "qa:s3cret"))
         _ = try etcd.gateway(
             "/v3/kv/put", body: #"{"key": "\#(base64("/team/values/k"))", "value": "\#(base64("v"))"}"#, token: token)
-        #expect(try await source.fetch(ifChangedSince: .init()) == .values(["k": "v"], validators: try await etag(source)))
+        #expect(
+            try await source.fetch(ifChangedSince: .init()) == .values(["k": "v"], validators: try await etag(source)))
         let anonymousSource = try EtcdServerValuesSource(url: etcd.url(prefix: "/team/values"))
         let refusal = await #expect(throws: ServerSyncError.self) {
             try await anonymousSource.fetch(ifChangedSince: .init())

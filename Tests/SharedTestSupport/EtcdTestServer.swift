@@ -217,7 +217,8 @@ public final class EtcdTestServer: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Nothing else: etcd lives as long as the tests, and must not hold another test's pipe open.
-        for descriptor in Self.inheritableDescriptors() where descriptor > 2 && !(stdinPipe + stdoutPipe).contains(descriptor) {
+        for descriptor in Self.inheritableDescriptors()
+        where descriptor > 2 && !(stdinPipe + stdoutPipe).contains(descriptor) {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
         var attributes = posix_spawnattr_t()

@@ -52,7 +52,9 @@ struct EtcdOverrideRecords: Sendable {
             present.insert(keyValue.key)
             if let known = records[keyValue.key], known.seen >= range.revision { continue }
             changed.formUnion(
-                set(keyValue.key, Record(seen: range.revision, value: keyValue.value, modRevision: keyValue.modRevision)))
+                set(
+                    keyValue.key, Record(seen: range.revision, value: keyValue.value, modRevision: keyValue.modRevision)
+                ))
         }
         for (key, record) in records where !present.contains(key) && record.seen < range.revision {
             changed.formUnion(set(key, Record(seen: range.revision, value: nil, modRevision: 0)))

@@ -341,7 +341,8 @@ public final class EtcdOverrideStore: OverrideStore {
             connected: { [weak self] in
                 self?.state.withLock { if $0.lastError?.kind == .io { $0.lastError = nil } }
             })
-        let watcher = EtcdOverrideWatcher(client: client, from: revision == 0 ? 0 : revision + 1, backoff: backoff, hooks: hooks)
+        let watcher = EtcdOverrideWatcher(
+            client: client, from: revision == 0 ? 0 : revision + 1, backoff: backoff, hooks: hooks)
         state.withLock { $0.watcher = watcher }
         return "etcd watch"
     }

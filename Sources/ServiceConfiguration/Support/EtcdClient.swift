@@ -236,7 +236,7 @@ package final class EtcdClient: Sendable {
         let token = try currentToken(cancellation)
         do {
             return try send(path, bytes, token: token, cancellation)
-        } catch where error.isInvalidToken {
+        } catch  where error.isInvalidToken {
             guard case .password = endpoint.credentials else { throw error }
             forgetToken(token)
             return try send(path, bytes, token: try currentToken(cancellation), cancellation)
@@ -251,7 +251,7 @@ package final class EtcdClient: Sendable {
         do {
             body = try send(
                 "/v3/auth/authenticate", Self.json(["name": user, "password": password]), token: nil, cancellation)
-        } catch where error.kind == .refused || error.kind == .unauthenticated {
+        } catch  where error.kind == .refused || error.kind == .unauthenticated {
             throw EtcdError(.unauthenticated, "etcd refused the user \"\(user)\": \(error.reason)", code: error.code)
         }
         guard let issued = try EtcdWire.decode(EtcdWire.AuthResponse.self, from: body).token, !issued.isEmpty else {

@@ -49,11 +49,13 @@ package struct EtcdEndpoint: Sendable, Hashable {
             throw EtcdError(.notConfigured, "\(text) is not an etcd URL; expected etcd://HOST:PORT/PREFIX")
         }
         guard let host = components.host, !host.isEmpty else {
-            throw EtcdError(.notConfigured, "\(Self.redacted(components)) has no host; expected etcd://HOST:PORT/PREFIX")
+            throw EtcdError(
+                .notConfigured, "\(Self.redacted(components)) has no host; expected etcd://HOST:PORT/PREFIX")
         }
         guard components.query == nil, components.fragment == nil else {
             throw EtcdError(
-                .notConfigured, "\(Self.redacted(components)) has a query or fragment; expected etcd://HOST:PORT/PREFIX")
+                .notConfigured, "\(Self.redacted(components)) has a query or fragment; expected etcd://HOST:PORT/PREFIX"
+            )
         }
         #if canImport(FoundationNetworking)
             if scheme == "etcds" {

@@ -23,9 +23,11 @@ struct EtcdHTTPReader {
         while true {
             let line = try readLine(deadline)
             let parts = line.split(separator: " ", maxSplits: 2)
-            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...599).contains(status)
+            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]),
+                (100...599).contains(status)
             else {
-                throw EtcdError(.invalidResponse, "not an HTTP answer: \"\(line.prefix(60))\" (is this etcd's client port?)")
+                throw EtcdError(
+                    .invalidResponse, "not an HTTP answer: \"\(line.prefix(60))\" (is this etcd's client port?)")
             }
             chunked = false
             length = nil
@@ -51,10 +53,12 @@ struct EtcdHTTPReader {
         }
     }
 
-    /// Reads the body, giving each piece to `deliver` as it arrives; `deadline` is asked anew before each wait.
+    /// Reads the body, giving each piece to `deliver` as it arrives, all before `limit`; with `renewing`, `limit`'s
+    /// allowance starts again before each wait (a stream may last, but not stay silent, longer than it).
     mutating func readBody(
-        deadline: () -> Deadline, _ deliver: ([UInt8]) throws(EtcdError) -> Void
+        within limit: Deadline, renewing: Bool = false, _ deliver: ([UInt8]) throws(EtcdError) -> Void
     ) throws(EtcdError) {
+        let deadline = { renewing ? Deadline(seconds: limit.seconds, silence: limit.silence) : limit }
         if chunked {
             while true {
                 let line = try readLine(deadline())

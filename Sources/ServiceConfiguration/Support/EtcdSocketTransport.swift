@@ -36,9 +36,10 @@ struct EtcdSocketTransport: EtcdTransport {
         var reader = EtcdHTTPReader(connection: connection)
         let status = try reader.readHead(deadline: deadline)
         var answer: [UInt8] = []
-        try reader.readBody(deadline: { deadline }) { bytes throws(EtcdError) in
+        try reader.readBody(within: deadline) { bytes throws(EtcdError) in
             guard answer.count + bytes.count <= limit else {
-                throw EtcdError(.tooLarge, "etcd's answer is larger than the \(ByteCount.describe(limit)) limit; refused")
+                throw EtcdError(
+                    .tooLarge, "etcd's answer is larger than the \(ByteCount.describe(limit)) limit; refused")
             }
             answer += bytes
         }
@@ -61,7 +62,7 @@ struct EtcdSocketTransport: EtcdTransport {
                 var reader = EtcdHTTPReader(connection: connection)
                 let status = try reader.readHead(deadline: Deadline(seconds: silenceLimit))
                 var pending: [UInt8] = []
-                try reader.readBody(deadline: { Deadline(seconds: silenceLimit, silence: true) }) {
+                try reader.readBody(within: Deadline(seconds: silenceLimit, silence: true), renewing: true) {
                     bytes throws(EtcdError) in
                     pending += bytes
                     guard status == 200 else {
@@ -120,7 +121,8 @@ struct Deadline {
         let now = DispatchTime.now().uptimeNanoseconds
         guard now < nanoseconds else {
             let shown = seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
-            throw EtcdError(.timedOut, silence ? "etcd sent nothing for \(shown)" : "etcd did not answer within \(shown)")
+            throw EtcdError(
+                .timedOut, silence ? "etcd sent nothing for \(shown)" : "etcd did not answer within \(shown)")
         }
         return Int32(min(Double(nanoseconds - now) / 1e6 + 1, 1_000_000))
     }
@@ -244,7 +246,8 @@ final class EtcdSocketConnection {
     private func wait(for events: Int16, deadline: Deadline) throws(EtcdError) {
         while true {
             var descriptors = [
-                pollfd(fd: socket, events: events, revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: socket, events: events, revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
             ]
             let result = poll(&descriptors, 2, try deadline.remainingMilliseconds())
             if result < 0, errno != EINTR { throw Self.failure(errno) }

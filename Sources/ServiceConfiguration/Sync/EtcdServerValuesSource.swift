@@ -210,7 +210,9 @@ private final class EtcdChangeWaiter: Sendable {
     /// Ends the wait with `outcome` (the first call wins) and stops the watch.
     func finish(_ outcome: Result<Void, EtcdError>) {
         let (continuation, watch) = state.withLock { state in
-            guard state.outcome == nil else { return (nil, nil) as (CheckedContinuation<Result<Void, EtcdError>, Never>?, EtcdWatch?) }
+            guard state.outcome == nil else {
+                return (nil, nil) as (CheckedContinuation<Result<Void, EtcdError>, Never>?, EtcdWatch?)
+            }
             state.outcome = outcome
             defer {
                 state.continuation = nil
