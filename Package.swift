@@ -86,7 +86,7 @@ let package = Package(
                 "ConfigurationDebugMenu", "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration",
                 "config-menu", "config-demo", "SharedTestSupport",
             ],
-            exclude: ["Screens"],
+            exclude: ["Screens", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -13,6 +13,10 @@ extension ConfigurationScopes {
             public static let defaultValue: Double = 15.0
             /// The details pane's explanation.
             public static let summary = "Request timeout, in seconds."
+            /// Between 1 and 120 seconds; `+` and `-` in the menu move by 5.
+            public static var debugControlType: ConfigurationDebugControlType<Double> {
+                .number(range: 1...120, step: 5)
+            }
         }
 
         /// How many times a failed request is retried.
@@ -25,6 +29,8 @@ extension ConfigurationScopes {
             public static let defaultValue: Int = 3
             /// The details pane's explanation.
             public static let summary = "How many times a failed request is retried."
+            /// From 0 to 10 retries.
+            public static var debugControlType: ConfigurationDebugControlType<Int> { .number(range: 0...10) }
         }
 
         /// Whether HTTP/3 is tried first.

@@ -1,8 +1,8 @@
 public import ServiceConfiguration
 
-/// A ``ConfigurationService`` for tests that behaves exactly like production, plus setters.
+/// A `ConfigurationService` for tests that behaves exactly like production, plus setters.
 ///
-/// The mock runs the same engine as ``LiveConfigurationService``: the same priority (overridden > server >
+/// The mock runs the same engine as `LiveConfigurationService`: the same priority (overridden > server >
 /// default), the same `decode`/`encode` (a value you assign is encoded and decoded back, so a broken codec fails
 /// your test instead of hiding), and the same change notifications at the same moment. No module needs a
 /// hand-written double.
@@ -14,7 +14,7 @@ public import ServiceConfiguration
 /// #expect(CheckoutModel(configuration: service.scoped(to: ConfigurationScopes.Checkout.self)).canPay)
 /// ```
 ///
-/// Assigning through a property simulates the server sending that value (source ``ValueSource/server``);
+/// Assigning through a property simulates the server sending that value (source `ValueSource/server`);
 /// ``setOverride(_:for:)`` and ``updateServerValues(_:)`` work as on the live service. Create the mock with the
 /// scopes your test uses so that string-level operations (`setOverride(rawValue:forKeyNamed:)`) know every key
 /// before it is read.
@@ -160,7 +160,7 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// The override layer.
     public var overrides: [String: String] { engine.overrides }
 
-    /// Whether this mock applies overrides (see ``ConfigurationOverridePolicy``).
+    /// Whether this mock applies overrides (see `ConfigurationOverridePolicy`).
     public var overridesApply: Bool { engine.overridesEnabled }
 
     /// Replaces the server layer; overrides are kept.

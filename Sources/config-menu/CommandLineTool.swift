@@ -42,11 +42,13 @@ struct Invocation {
     static let valued: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
         "--server-url", "--sync-interval",
+        "--simulator", "--device", "--app-name",  // SimulatorStore.options
     ]
     /// Options every command accepts.
     static let global: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
         "--server-url", "--sync-interval",
+        "--simulator", "--device", "--app-name",  // SimulatorStore.options
     ]
 
     /// Parses `arguments`; `malformed` holds the indices of arguments that were not valid UTF-8.
@@ -156,7 +158,10 @@ enum CommandLineTool {
         guard let command = invocation.command else {
             if invocation.flags.contains("--help") { return try Output.line(Help.overview) }
             try invocation.check(allowed: ["--no-mouse"])
-            return try openMenu(invocation)
+            return try openMenu(SimulatorStore.resolve(invocation))
+        }
+        if command == CompletionCommands.hiddenCommand {
+            return try CompletionCommands(invocation: invocation).complete()
         }
         if command == "help" {
             guard let topic = invocation.positional.first else { return try Output.line(Help.overview) }
@@ -168,6 +173,8 @@ enum CommandLineTool {
             throw ToolError.usage("unknown command \"\(command)\"" + (suggestion.map { "; did you mean \($0)?" } ?? ""))
         }
         if invocation.flags.contains("--help") { return try Output.line(help) }
+        // --simulator BUNDLE_ID becomes --store <the app's store in the simulator> (not for `simulators` itself).
+        let invocation = command == "simulators" ? invocation : try SimulatorStore.resolve(invocation)
         try Commands.checkShape(of: invocation)
         let commands = Commands(invocation: invocation)
         switch command {
@@ -180,6 +187,8 @@ enum CommandLineTool {
         case "catalog": try commands.catalog()
         case "sync": try SyncCommands(invocation: invocation).sync()
         case "status": try SyncCommands(invocation: invocation).status()
+        case "simulators": try SimulatorCommands(invocation: invocation).simulators()
+        case "completion": try CompletionCommands(invocation: invocation).completion()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }
     }

@@ -9,11 +9,13 @@ enum Help {
           --store FILE            the override store file (a link is followed to its target);
                                   default: $CONFIG_OVERRIDES_STORE, else $CONFIG_OVERRIDES_FILE, else
                                   $XDG_STATE_HOME/service-configuration-demo/overrides.json, else
-                                  ~/.local/state/service-configuration-demo/overrides.json
+                                  ~/.local/state/service-configuration-demo/overrides.json (on macOS,
+                                  ~/Library/Application Support/service-configuration-demo/overrides.json)
           --store etcd://HOST:PORT/PREFIX
                                   overrides shared through etcd, one key per override under PREFIX
                                   (etcds:// for HTTPS; etcd://USER:PASSWORD@HOST... or
                                   $CONFIG_ETCD_USER=USER:PASSWORD when etcd has authentication on)
+        \(simulatorOptions)
           --synthetic-keys N      a made-up catalog of N keys (scale testing), in N/100 scopes
           --synthetic-scopes M    ... or in M scopes
         """
@@ -46,6 +48,9 @@ enum Help {
           sync [--server-url URL] [--json]
                                   fetch the server values once and print what changed
           status [--json]         where server values come from, how current, the last error
+          simulators [--json]     booted iOS simulators and the apps on them that have a store
+          completion bash|zsh|fish
+                                  print a shell completion script
           help [COMMAND]          show help
 
         menu options:
@@ -63,6 +68,7 @@ enum Help {
         """
 
     static let commands: [String: String] = baseCommands.merging(syncCommands) { $1 }
+        .merging(simulatorCommands) { $1 }.merging(completionCommands) { $1 }
 
     static let baseCommands: [String: String] = [
         "list": """

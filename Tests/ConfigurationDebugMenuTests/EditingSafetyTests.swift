@@ -128,3 +128,47 @@ struct EditingSafetyTests {
         #expect(state.changedElsewhere.isEmpty)
     }
 }
+
+@Suite("Notes in the menu")
+struct NoteEditingTests {
+    @Test("n edits the selected override's note; the value, time and server value stay; an empty note removes it")
+    func editNote() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("menu-note-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let service = try MenuFixture.service(in: folder)
+        let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service)
+        let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
+        var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
+        MenuFixture.select("function.media.quality", in: &state)
+        let before = try #require(service.overrideStore.entry(forKey: "function.media.quality"))
+        #expect(loop.perform([.editNote, .editInsert("slow network")], on: &state))
+        #expect(MenuRenderer().render(state).text.contains("Note for function.media.quality"))
+        #expect(loop.perform([.editSave], on: &state))
+        var after = try #require(service.overrideStore.entry(forKey: "function.media.quality"))
+        #expect(after.note == "slow network")
+        #expect(after.value == before.value && after.setAt == before.setAt)
+        #expect(after.serverValueWhenSet == before.serverValueWhenSet)
+        #expect(state.status?.text == "Saved: note of function.media.quality: slow network")
+        // A value change from the menu keeps the note.
+        #expect(loop.perform([.activate, .editDelete(.toLineStart), .editInsert("42"), .editSave], on: &state))
+        after = try #require(service.overrideStore.entry(forKey: "function.media.quality"))
+        #expect(after.value == "42" && after.note == "slow network")
+        // u undoes the value change, then the note.
+        #expect(loop.perform([.undo], on: &state))
+        #expect(loop.perform([.undo], on: &state))
+        #expect(service.overrideStore.entry(forKey: "function.media.quality") == before)
+        // An empty note removes it.
+        #expect(loop.perform([.editNote, .editInsert("x"), .editSave], on: &state))
+        #expect(loop.perform([.editNote, .editDelete(.toLineStart), .editSave], on: &state))
+        #expect(service.overrideStore.entry(forKey: "function.media.quality")?.note == nil)
+    }
+
+    @Test("n on a key without an override says what to do")
+    func noOverride() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.upload_mode", in: &state)
+        reduce(&state, .editNote)
+        #expect(state.mode == .browsing)
+        #expect(state.status?.text == "A note goes with an override: set one first, then n")
+    }
+}

@@ -186,7 +186,7 @@ struct EndToEndTests {
     func badTerminals() async throws {
         let dumb = try TmuxSession(term: "dumb")
         try dumb.run("\(TmuxSession.binary) --store \(dumb.home.path)/s.json; echo status=$?")
-        try await dumb.waitFor("TERM=dumb cannot show a full-screen menu")
+        try await dumb.waitFor("TERM=dumb cannot show config-menu's full-screen debug menu")
         try await dumb.waitFor("status=1")
         let unknown = try TmuxSession(term: "no-such-terminal")
         try unknown.run("\(TmuxSession.binary) --store \(unknown.home.path)/s.json; echo status=$?")

@@ -163,3 +163,17 @@ struct PasteTests {
         #expect(MenuLoop.join(.filterInsert("a"), .filterBackspace) == nil)
     }
 }
+
+@Suite("A menu opened from a program")
+struct ProgramMenuTests {
+    @Test("without a terminal, run() throws an error naming the program, instead of trapping")
+    func noTerminal() throws {
+        // The test runner's standard input is not a terminal here (it is when run by hand in one: then skip).
+        guard isatty(0) == 0 || isatty(1) == 0 else { return }
+        let menu = ConfigurationDebugMenu(catalog: MenuFixture.catalog, service: MockConfigurationService())
+        let error = #expect(throws: TerminalUnavailable.self) { try menu.run() }
+        let program = ProcessInfo.processInfo.processName
+        #expect(error?.description.hasPrefix("\(program)'s debug menu needs an interactive terminal") == true)
+        #expect(error?.description.contains("config-menu") == (program == "config-menu"))
+    }
+}

@@ -116,7 +116,7 @@ struct QADayTests {
         #expect(footer.hasSuffix("? help  q quit"))
         MenuFixture.select("function.media.quality", in: &state)
         footer = renderer.render(state).line(23)
-        #expect(footer.hasPrefix(" Enter edit  r reset"))
+        #expect(footer.hasPrefix(" Enter edit  + step  r reset"), "an integer steps with + and -")
         #expect(!footer.contains("Space"))
         reduce(&state, .toggleOnlyOverridden)
         footer = renderer.render(state).line(23)
@@ -289,5 +289,37 @@ struct PickerLabelTests {
         let text = MenuRenderer().render(state).text
         #expect(text.contains("● primary  · 1  (current)"))
         #expect(text.contains("○ sandbox  · 99"))
+    }
+}
+
+@Suite("Bounded numbers in the menu")
+struct BoundedNumberMenuTests {
+    func state() throws -> MenuState {
+        let catalog = try DemoConfiguration.makeCatalog()
+        let service = LiveConfigurationService(catalog: catalog, overridePolicy: .allBuilds)
+        var state = MenuState(
+            data: MenuData(table: KeyTable(catalog: catalog), service: service, label: "demo"), width: 120, height: 40)
+        state.list.selection = try #require(
+            state.list.rows.firstIndex(of: .key(state.data.table.index(of: "function.network.timeout_sec")!)))
+        return state
+    }
+
+    @Test("+ and - step within the range; the editor refuses a value outside it with the reason")
+    func stepAndRefuse() throws {
+        var state = try state()
+        guard case .write(let write, _)? = reduce(&state, .step(1)).first else {
+            Issue.record("+ writes the next step")
+            return
+        }
+        #expect(write.changes == [.init(key: "function.network.timeout_sec", value: "20.0")])
+        #expect(MenuRenderer().render(state).text.contains("Range     from 1.0 to 120.0, step 5.0 (+ and - step)"))
+        #expect(MenuRenderer().render(state).line(39).contains("+ step"))
+        reduce(&state, .activate, .editDelete(.toLineStart), .editInsert("121"))
+        guard case .editing(let editor) = state.mode else {
+            Issue.record("the editor is open")
+            return
+        }
+        #expect(editor.validation == .invalid("expected a number from 1.0 to 120.0, got \"121.0\""))
+        #expect(reduce(&state, .editSave).isEmpty, "an out-of-range value cannot be saved")
     }
 }

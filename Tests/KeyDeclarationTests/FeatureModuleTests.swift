@@ -56,7 +56,12 @@ struct FeatureModuleTests {
     func metadata() throws {
         let catalog = try ConfigurationCatalog(scopes: [ConfigurationScopes.Checkout.self])
         #expect(catalog.keys.map(\.name) == ["checkout.cart.max_items", "checkout.apple_pay.enabled"])
-        #expect(catalog.keys.map(\.control) == [.number(.integer), .toggle])
+        #expect(
+            catalog.keys.map(\.control) == [
+                .number(
+                    .integer, ConfigurationNumberRange(minimum: String(Int.min), maximum: String(Int.max), step: "1")),
+                .toggle,
+            ])
         #expect(catalog.keys.map(\.title) == ["Cart Max Items", "Apple Pay Enabled"])
         #expect(catalog.keys.map(\.defaultValueString) == ["50", "false"])
         #expect(catalog.keys.map(\.summary) == ["The most items one cart holds.", nil])

@@ -47,7 +47,11 @@ struct DebugMetadataTests {
     @Test("controls chosen from the value type")
     func controls() {
         #expect(fixtureDescriptor(Fixture.FlagKey.self).control == .toggle)
-        #expect(fixtureDescriptor(Fixture.CountKey.self).control == .number(.integer))
+        #expect(
+            fixtureDescriptor(Fixture.CountKey.self).control
+                == .number(
+                    .integer, ConfigurationNumberRange(minimum: String(Int.min), maximum: String(Int.max), step: "1")),
+            "an integer key accepts its type's range")
         #expect(fixtureDescriptor(Fixture.RatioKey.self).control == .number(.floatingPoint))
         #expect(fixtureDescriptor(Fixture.GreetingKey.self).control == .text)
         #expect(fixtureDescriptor(Fixture.SizeKey.self).control == .text)

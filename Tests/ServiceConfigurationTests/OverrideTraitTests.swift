@@ -87,6 +87,20 @@ import Testing
             #expect(try Data(contentsOf: folder.storeURL()) == bytes)
         }
 
+        @Test("no store, so no program report; the in-memory read coverage still works")
+        func noProgramReport() throws {
+            let folder = TemporaryFolder()
+            let service = LiveConfigurationService(
+                catalog: try fixtureCatalog(), overrideStore: FileOverrideStore(url: folder.storeURL()),
+                options: .init(onWarning: nil))
+            _ = service.count
+            _ = service[ConfigurationScopes.Unlisted.LimitKey.self]
+            #expect(service.programReportURL == nil)
+            #expect(service.readCoverage().reads.map(\.name).contains(Fixture.CountKey.name))
+            #expect(service.readCoverage().unregistered.map(\.name) == [ConfigurationScopes.Unlisted.LimitKey.name])
+            #expect(!FileManager.default.fileExists(atPath: ProgramReports.folder(forStoreAt: folder.storeURL()).path))
+        }
+
         @Test("in-memory overrides and the mock's overrides are ignored too")
         func inMemoryIgnored() {
             #expect(!ConfigurationEngine.overridesCompiledIn)

@@ -41,8 +41,11 @@ struct ServerSyncFailureTests {
         let server = try FixtureHTTPServer(values: good)
         let folder = TemporaryFolder()
         let service = LiveConfigurationService(catalog: try fixtureCatalog())
-        let sync = F.sync(server.url(), service: service, snapshot: F.snapshotURL(in: folder), timeout: .seconds(1))
-        _ = await sync.sync()
+        // Only the hanging modes need a short timeout; the others get room for a loaded machine.
+        let hangs = bad.kind == .timedOut
+        let sync = F.sync(
+            server.url(), service: service, snapshot: F.snapshotURL(in: folder), timeout: .seconds(hangs ? 1 : 30))
+        _ = await Self.syncAnswered(sync)
         let lastSync = try #require(sync.status.lastSync)
         try server.setValues([F.flag: "N", F.count: "6"])
         try server.setMode(bad.mode)
@@ -60,10 +63,19 @@ struct ServerSyncFailureTests {
         #expect(saved.status.state == .stale(since: saved.status.lastSync!, reason: error.reason))
 
         try server.setMode(nil)
-        #expect(
-            await sync.sync() == .updated(previousValues: [F.flag: "Y", F.count: "5", F.greeting: good[F.greeting]]))
+        let recovered = await Self.syncAnswered(sync)
+        #expect(recovered == .updated(previousValues: [F.flag: "Y", F.count: "5", F.greeting: good[F.greeting]]))
         #expect(sync.status.state.name == "fresh")
         #expect(sync.status.lastError == error, "the last error stays visible after recovery")
+    }
+
+    /// Syncs; a good answer that a loaded machine delays past a short timeout is asked for again (up to 5 times).
+    static func syncAnswered(_ sync: ServerValuesSync) async -> ServerSyncOutcome {
+        var outcome = await sync.sync()
+        for _ in 0..<4 where outcome.error?.kind == .timedOut {
+            outcome = await sync.sync()
+        }
+        return outcome
     }
 
     @Test("a server that is down: connection refused, values kept; with no values at all the state is error")

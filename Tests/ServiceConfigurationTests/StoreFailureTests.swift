@@ -90,8 +90,10 @@ struct StoreFailureTests {
     /// The names in a folder and each file's size and modification time.
     func folderListing(_ folder: URL) throws -> [String: [Int64]] {
         var result: [String: [Int64]] = [:]
-        // The lock file is a writer's, created on its first change; it holds no data.
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasSuffix(".lock") {
+        // The lock file is a writer's, created on its first change; it holds no data. The `programs` folder holds the
+        // running program's read-coverage report, not overrides.
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        where !name.hasSuffix(".lock") && name != "programs" {
             var info = stat()
             lstat(folder.appendingPathComponent(name).path, &info)
             result[name] = [
@@ -171,7 +173,10 @@ struct StoreFailureTests {
         let before = try Data(contentsOf: folder.storeURL())
         let failing = FileOverrideStore(url: folder.storeURL(), faults: { $0 == operation ? code : nil })
         failing.reload()
-        let service = LiveConfigurationService(catalog: try fixtureCatalog(), overrideStore: failing, watchMode: nil)
+        // No program report: the folder must hold exactly what the store left.
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(), overrideStore: failing, watchMode: nil,
+            options: .init(publishesProgramReport: false))
         let error = #expect(throws: OverrideStoreError.self) { try service.setOverride(5, for: Fixture.CountKey.self) }
         #expect(error?.kind == .io)
         #expect(error?.description == "\(folder.storeURL().path): \(message) (errno \(code))")

@@ -130,30 +130,17 @@ struct StoreTests {
         #expect(error.description.contains("belongs to another user (uid 65534)"))
     }
 
-    @Test("default location: CONFIG_OVERRIDES_FILE, then XDG_STATE_HOME, then ~/.local/state")
+    @Test("default location on Linux: CONFIG_OVERRIDES_FILE, then XDG_STATE_HOME, then ~/.local/state")
     func location() {
+        func url(_ environment: [String: String]) -> String {
+            FileOverrideStore.defaultURL(appName: "demo", environment: environment, convention: .xdg).path
+        }
+        #expect(url(["HOME": "/home/qa"]) == "/home/qa/.local/state/demo/overrides.json")
+        #expect(url(["HOME": "/home/qa", "XDG_STATE_HOME": "/var/st"]) == "/var/st/demo/overrides.json")
+        #expect(url(["HOME": "/home/qa", "XDG_STATE_HOME": "relative"]) == "/home/qa/.local/state/demo/overrides.json")
         #expect(
-            FileOverrideStore.defaultURL(appName: "demo", environment: ["HOME": "/home/qa"]).path
-                == "/home/qa/.local/state/demo/overrides.json"
-        )
-        #expect(
-            FileOverrideStore.defaultURL(
-                appName: "demo", environment: ["HOME": "/home/qa", "XDG_STATE_HOME": "/var/st"]
-            )
-            .path == "/var/st/demo/overrides.json"
-        )
-        #expect(
-            FileOverrideStore.defaultURL(
-                appName: "demo", environment: ["HOME": "/home/qa", "XDG_STATE_HOME": "relative"]
-            )
-            .path == "/home/qa/.local/state/demo/overrides.json"
-        )
-        #expect(
-            FileOverrideStore.defaultURL(
-                appName: "demo",
-                environment: ["HOME": "/home/qa", "XDG_STATE_HOME": "/var/st", "CONFIG_OVERRIDES_FILE": "/tmp/s.json"]
-            ).path == "/tmp/s.json"
-        )
+            url(["HOME": "/home/qa", "XDG_STATE_HOME": "/var/st", "CONFIG_OVERRIDES_FILE": "/tmp/s.json"])
+                == "/tmp/s.json")
     }
 
     @Test("service with a store: overrides are saved before they take effect and survive restarts and syncs")

@@ -11,6 +11,14 @@ import ServiceConfiguration
 //   store-test-helper etcd-hammer URL NAME COUNT   COUNT changes of an etcd store, each setting NAME.i = i and adding
 //                                                  " NAME.i" to the note of the key "shared" (every writer's changes
 //                                                  conflict there), printing "ok i" after each returns
+//   store-test-helper publish FILE NAME KEY...     a running program: a service on the store (catalog: the Helper
+//                                                  scope) named NAME reads each KEY (helper.a, helper.b, helper.c,
+//                                                  or helper.unlisted from a scope not in the catalog), publishes
+//                                                  its program report, prints "published PATH", then obeys stdin:
+//                                                  "read KEY" (prints "published PATH" again), "end" (ends the
+//                                                  report, prints "ended"), "release" (drops the service, prints
+//                                                  "released"), "exit" (drops the service and exits 0; so does the
+//                                                  end of its input)
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -31,6 +39,102 @@ func emit(_ line: String) {
 }
 
 func store(_ path: String) -> FileOverrideStore { FileOverrideStore(url: URL(fileURLWithPath: path)) }
+
+extension ConfigurationScopes {
+    /// The keys a `publish` helper reads.
+    struct Helper: ConfigurationScope {
+        let helperA: AKey
+        enum AKey: ConfigurationKey {
+            static let name = "helper.a"
+            static let defaultValue = false
+        }
+
+        let helperB: BKey
+        enum BKey: ConfigurationKey {
+            static let name = "helper.b"
+            static let defaultValue = 1
+        }
+
+        let helperC: CKey
+        enum CKey: ConfigurationKey {
+            static let name = "helper.c"
+            static let defaultValue = "c"
+        }
+    }
+
+    /// A scope the `publish` helper reads from but leaves out of its catalog.
+    struct HelperUnlisted: ConfigurationScope {
+        let helperUnlisted: UnlistedKey
+        enum UnlistedKey: ConfigurationKey {
+            static let name = "helper.unlisted"
+            static let defaultValue = 0
+        }
+    }
+}
+
+/// Reads the key named `name` by type, as program code would.
+func read(_ name: String, from service: LiveConfigurationService) {
+    switch name {
+    case "helper.a": _ = service[ConfigurationScopes.Helper.AKey.self]
+    case "helper.b": _ = service[ConfigurationScopes.Helper.BKey.self]
+    case "helper.c": _ = service[ConfigurationScopes.Helper.CKey.self]
+    case "helper.unlisted": _ = service[ConfigurationScopes.HelperUnlisted.UnlistedKey.self]
+    default: fail("unknown helper key \(name)")
+    }
+}
+
+/// Closes the pipes inherited from the parent other than standard input, output and error. A long-lived helper
+/// must not keep the pipes of processes the test runner started at the same moment: a test reading another child's
+/// output to its end, or a sibling helper waiting for the end of its input, would wait for this one. Sockets stay:
+/// Foundation's `Process` in the parent watches a socket it hands each child to learn when the child exits.
+func closeInheritedPipes() {
+    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    for descriptor in open.compactMap(Int32.init) where descriptor > 2 {
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFIFO { close(descriptor) }
+    }
+}
+
+/// A program that publishes its report and then follows commands from standard input.
+func publish(storePath: String, name: String, keys: [String]) {
+    closeInheritedPipes()
+    // A watchdog: whatever happens to the test that started it, the helper is gone within a minute.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+        FileHandle.standardError.write(Data("store-test-helper publish: no exit after 60 s\n".utf8))
+        exit(3)
+    }
+    var service: LiveConfigurationService? = LiveConfigurationService(
+        catalog: try! ConfigurationCatalog(scopes: [ConfigurationScopes.Helper.self]),
+        overrideStore: store(storePath),
+        watchMode: nil,
+        options: .init(onWarning: nil, programName: name)
+    )
+    func published() {
+        guard let service else { fail("the service is gone") }
+        service.publishProgramReportNow()
+        emit("published \(service.programReportURL?.path ?? "nothing")")
+    }
+    for key in keys { read(key, from: service!) }
+    published()
+    while let line = readLine() {
+        let words = line.split(separator: " ").map(String.init)
+        switch words.first {
+        case "read" where words.count == 2:
+            read(words[1], from: service!)
+            published()
+        case "end":
+            service?.endProgramReport()
+            emit("ended")
+        case "release":
+            service = nil
+            emit("released")
+        case "exit":
+            return
+        default:
+            fail("unknown command \(line)")
+        }
+    }
+}
 
 switch arguments.first {
 case "set" where arguments.count == 4:
@@ -72,6 +176,8 @@ case "etcd-hammer" where arguments.count == 4:
         }
         emit("ok \(index)")
     }
+case "publish" where arguments.count >= 3:
+    publish(storePath: arguments[1], name: arguments[2], keys: Array(arguments.dropFirst(3)))
 default:
-    fail("usage: store-test-helper set|hammer|limited|stamp-set|etcd-hammer ...")
+    fail("usage: store-test-helper set|hammer|limited|stamp-set|etcd-hammer|publish ...")
 }

@@ -135,6 +135,9 @@ package enum DetailsPane {
             ])
         }
         if let summary = descriptor.summary { lines.append([(summary, theme.muted)]) }
+        if let range = descriptor.control.numberRange, !range.isWholeInt64 {
+            lines.append([("Range     ", theme.muted), (range.description + " (+ and - step)", theme.muted)])
+        }
         if !descriptor.pattern.isAny {
             lines.append([("Format    ", theme.muted), (descriptor.pattern.expectation, theme.muted)])
         }

@@ -2,7 +2,7 @@ package import ServiceConfiguration
 
 /// Which set of bindings is active.
 package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
-    case keys, modules, filtering, editing, editingJSON, picking, confirming, help
+    case keys, modules, filtering, editing, editingJSON, editingNote, picking, confirming, help
 
     /// The title of the help screen for this context.
     package var title: String {
@@ -12,6 +12,7 @@ package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
         case .filtering: "Typing a filter"
         case .editing: "Editing a value"
         case .editingJSON: "Editing JSON"
+        case .editingNote: "Editing a note"
         case .picking: "Choosing a value"
         case .confirming: "Answering a question"
         case .help: "Help"

@@ -9,6 +9,7 @@ package enum Keymap {
         case .filtering: filtering
         case .editing: editing
         case .editingJSON: editingJSON
+        case .editingNote: editing
         case .picking: picking
         case .confirming: confirming
         case .help: helpScreen
@@ -21,7 +22,8 @@ package enum Keymap {
         if let binding = bindings(for: context).first(where: { $0.keys.contains(event) }) { return binding.action }
         switch (context, event) {
         case (.filtering, .character(let character)): return .filterInsert(String(character))
-        case (.editing, .character(let character)), (.editingJSON, .character(let character)):
+        case (.editing, .character(let character)), (.editingJSON, .character(let character)),
+            (.editingNote, .character(let character)):
             return .editInsert(String(character))
         case (.keys, .click(let x, let y)), (.modules, .click(let x, let y)), (.picking, .click(let x, let y)):
             return .click(x: x, y: y)
@@ -29,7 +31,7 @@ package enum Keymap {
             return .wheel(delta, x: x, y: y)
         case (.picking, .wheel(let delta, _, _)), (.help, .wheel(let delta, _, _)): return .move(delta)
         case (.filtering, .paste(let text)): return .filterInsert(oneLine(text))
-        case (.editing, .paste(let text)): return .editInsert(oneLine(text))
+        case (.editing, .paste(let text)), (.editingNote, .paste(let text)): return .editInsert(oneLine(text))
         case (.editingJSON, .paste(let text)): return .editInsert(text)
         case (_, .resize(let width, let height)): return .resize(width: width, height: height)
         default: return nil
@@ -127,12 +129,22 @@ package enum Keymap {
                 case .toggle, nil: nil
                 }
             },
+            bind(
+                [.character("n")], .editNote, "add or edit the override's note (kept when the value changes)",
+                priority: 46
+            ) {
+                $0.hasOverride ? "note" : nil
+            },
             bind([.character("e")], .externalEdit, "edit the value in $EDITOR", priority: 45) { context in
                 switch context.control {
                 case .text, .number, .json: "$EDITOR"
                 default: nil
                 }
             },
+            bind([.character("+")], .step(1), "a number with a range: one step up", priority: 12) {
+                $0.control?.numberRange != nil ? "step" : nil
+            },
+            bind([.character("-")], .step(-1), "a number with a range: one step down"),
             bind([.character("r"), .delete], .resetSelected, "reset the selected key's override", priority: 20) {
                 context in
                 context.orphanSelected ? "remove" : context.hasOverride ? "reset" : nil

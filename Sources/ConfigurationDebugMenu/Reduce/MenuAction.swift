@@ -50,6 +50,8 @@ package enum MenuAction: Equatable, Sendable {
     case activate
     /// Open the selected key's value in `$EDITOR`.
     case externalEdit
+    /// Open the note editor for the selected key's override.
+    case editNote
     /// Remove the selected key's override.
     case resetSelected
     /// Ask to remove every override of the selected scope.
@@ -58,6 +60,8 @@ package enum MenuAction: Equatable, Sendable {
     case resetAll
     /// Undo the last change.
     case undo
+    /// Move a number key with a range by this many steps (`+`: 1, `-`: -1).
+    case step(Int)
     /// Sync the server values now.
     case syncNow
 
@@ -171,6 +175,9 @@ package enum MenuEffect: Equatable, Sendable {
     /// Save a change to the overrides through the service (validated by each key), then report
     /// ``MenuAction/writeSucceeded(_:undo:)`` or ``MenuAction/writeFailed(_:)``.
     case write(OverrideWrite, undo: UndoStep)
+    /// Replace the note of a key's override (its value and other metadata kept), then report
+    /// ``MenuAction/writeSucceeded(_:undo:)`` or ``MenuAction/writeFailed(_:)``.
+    case note(key: String, note: String?, undo: UndoStep)
     /// Put stored entries back as they were, then report ``MenuAction/undoSucceeded(_:)`` or
     /// ``MenuAction/writeFailed(_:)``.
     case undo(UndoStep)

@@ -59,6 +59,15 @@ extension MenuReducer {
             } else if action == .toggle {
                 nothingSelected(&state)
             }
+        case .editNote:
+            let name =
+                state.selectedKey.map { state.data.table.keys[$0].descriptor.name }
+                ?? state.selectedOrphan.map { state.data.orphans[$0].name }
+            guard let name, let entry = currentOverride(state, name) else {
+                state.inform("A note goes with an override: set one first, then n")
+                break
+            }
+            state.mode = .editingNote(NoteEditor(name: name, note: entry.note))
         case .externalEdit:
             guard let key = state.selectedKey else {
                 nothingSelected(&state)
@@ -74,6 +83,8 @@ extension MenuReducer {
             }
         case .resetSelected:
             return resetSelected(&state)
+        case .step(let steps):
+            return step(&state, by: steps)
         case .resetScope:
             askToResetScope(&state)
         case .resetAll:

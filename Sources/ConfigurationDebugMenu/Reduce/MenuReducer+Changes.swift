@@ -15,6 +15,26 @@ extension MenuReducer {
         ]
     }
 
+    /// `+`/`-`: moves a number key with a range by `steps` steps, within its range.
+    static func step(_ state: inout MenuState, by steps: Int) -> [MenuEffect] {
+        guard let key = state.selectedKey else {
+            nothingSelected(&state)
+            return []
+        }
+        let descriptor = state.data.table.keys[key].descriptor
+        guard case .number(let kind, let range?) = descriptor.control else {
+            state.inform("+ and - step numbers with a range; Enter edits this value")
+            return []
+        }
+        let current = currentText(state, key)
+        guard let next = range.stepped(current, by: steps, kind: kind), next != current else {
+            state.inform(
+                "\(descriptor.name) is at the \(steps > 0 ? "top" : "bottom") of its range (\(range.description))")
+            return []
+        }
+        return set(&state, key: key, value: next)
+    }
+
     /// `r`: removes the selected key's (or orphan's) override.
     static func resetSelected(_ state: inout MenuState) -> [MenuEffect] {
         let name: String

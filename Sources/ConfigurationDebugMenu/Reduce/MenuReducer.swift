@@ -59,6 +59,7 @@ package enum MenuReducer {
         case .filtering: return filter(&state, action)
         case .editing(let editor): return edit(&state, editor, action)
         case .editingJSON(let editor): return editJSON(&state, editor, action)
+        case .editingNote(let editor): return editNote(&state, editor, action)
         case .picking(let picker): return pick(&state, picker, action)
         case .confirming(let confirmation): return confirm(&state, confirmation, action)
         case .help(var help):
@@ -177,8 +178,38 @@ package enum MenuReducer {
         switch state.mode {
         case .editing(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
         case .editingJSON(let editor) where editor.isChanged: state.data.table.keys[editor.key].descriptor.name
+        case .editingNote(let editor) where editor.isChanged: "the note of " + editor.name
         default: nil
         }
+    }
+
+    private static func editNote(_ state: inout MenuState, _ editor: NoteEditor, _ action: MenuAction) -> [MenuEffect] {
+        var editor = editor
+        switch action {
+        case .editSave:
+            state.mode = .browsing
+            guard editor.isChanged, let entry = currentOverride(state, editor.name) else { return [] }
+            let note = editor.field.string
+            return [
+                .note(
+                    key: editor.name, note: note.isEmpty ? nil : note,
+                    undo: UndoStep(
+                        entries: [editor.name: entry], expected: [editor.name: entry.value],
+                        summary: "note of \(editor.name) restored"))
+            ]
+        case .editCancel:
+            if editor.isChanged {
+                state.mode = .confirming(.discardEdit(key: "the note of " + editor.name, editor: state.mode))
+            } else {
+                state.mode = .browsing
+            }
+        case .help:
+            state.mode = .help(HelpScreen(context: .editingNote, returnTo: state.mode))
+        default:
+            guard editor.field.update(action) else { return [] }
+            state.mode = .editingNote(editor)
+        }
+        return []
     }
 
     /// `$EDITOR` came back: a valid text is saved; an invalid one stays in the menu's editor with the reason, so

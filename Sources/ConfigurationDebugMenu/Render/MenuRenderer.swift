@@ -61,6 +61,8 @@ package struct MenuRenderer: Sendable {
             changedElsewhere: state.changedElsewhere, theme: theme)
         if case .editing(let editor) = state.mode {
             editor.draw(into: &grid, in: layout.details, data: state.data, theme: theme)
+        } else if case .editingNote(let editor) = state.mode {
+            editor.draw(into: &grid, in: layout.details, theme: theme)
         } else {
             DetailsPane.draw(
                 into: &grid, in: layout.details, data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
@@ -77,7 +79,7 @@ package struct MenuRenderer: Sendable {
                 into: &grid, in: layout.jsonEditor, visibleRows: layout.jsonEditorRows, data: state.data, theme: theme)
         case .picking(let picker): picker.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
         case .confirming(let confirmation): confirmation.draw(into: &grid, on: layout.screen, theme: theme)
-        case .browsing, .filtering, .editing, .help: break
+        case .browsing, .filtering, .editing, .editingNote, .help: break
         }
     }
 

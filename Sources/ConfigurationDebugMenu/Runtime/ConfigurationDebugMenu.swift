@@ -35,7 +35,7 @@ public final class ConfigurationDebugMenu {
     private let options: Options
 
     /// Creates a menu for `catalog`, changing values through `service` (and its override store, whose metadata,
-    /// problems and location the menu shows). With `serverSync` (your program's ``ServerValuesSync``), a line under the title
+    /// problems and location the menu shows). With `serverSync` (your program's `ServerValuesSync`), a line under the title
     /// shows where server values come from, their status and age; keys the last sync changed are marked `↻` (the
     /// details show the previous value, `c` lists only them), and `s` syncs now.
     ///

@@ -87,6 +87,9 @@ struct MenuLoop {
                 case .write(let write, let undo):
                     queue.append(save(write, undo: undo))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                case .note(let key, let note, let undo):
+                    queue.append(saveNote(note, for: key, undo: undo))
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
                 case .undo(let step):
                     queue.append(restore(step))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
@@ -110,6 +113,22 @@ struct MenuLoop {
             try source.service.updateOverrides(changes, validate: true)
             source.markChanged(changes.keys)
             return .writeSucceeded(write, undo: undo)
+        } catch {
+            return .writeFailed("\(error)")
+        }
+    }
+
+    /// Replaces the note of `key`'s override, keeping its value and other metadata, through the service.
+    private func saveNote(_ note: String?, for key: String, undo: UndoStep) -> MenuAction {
+        guard var entry = source.service.overrideStore.entry(forKey: key) else {
+            return .writeFailed("\(key) has no override any more")
+        }
+        entry.note = note
+        do {
+            try source.service.restoreOverrides([key: entry])
+            source.markChanged([key])
+            let summary = note.map { "note of \(key): \($0)" } ?? "note of \(key) removed"
+            return .writeSucceeded(OverrideWrite(changes: [], summary: summary), undo: undo)
         } catch {
             return .writeFailed("\(error)")
         }

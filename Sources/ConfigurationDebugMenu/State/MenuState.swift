@@ -22,6 +22,8 @@ package struct MenuState: Equatable, Sendable {
         case editing(ValueEditor)
         /// Editing a JSON value over several lines.
         case editingJSON(JSONEditor)
+        /// Editing an override's note.
+        case editingNote(NoteEditor)
         /// Choosing one of a picker's choices.
         case picking(Picker)
         /// Waiting for y/N before a reset.
@@ -95,6 +97,7 @@ package struct MenuState: Equatable, Sendable {
         case .filtering: .filtering
         case .editing: .editing
         case .editingJSON: .editingJSON
+        case .editingNote: .editingNote
         case .picking: .picking
         case .confirming: .confirming
         case .help: .help

@@ -1,5 +1,6 @@
 // The only file that imports ncurses: everything above it draws into a ScreenGrid and receives KeyEvents.
 import CNcursesw
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,20 +23,30 @@ public struct TerminalUnavailable: Error, Sendable, CustomStringConvertible {
 /// exit (normal, SIGTERM/SIGINT/SIGHUP, and crashes through the fatal-signal handlers).
 final class CursesTerminal: TerminalDevice {
     private let screen: OpaquePointer
-    private let window: UnsafeMutablePointer<scm_window>
+    let window: UnsafeMutablePointer<scm_window>
     private let output: UnsafeMutablePointer<FILE>
     private let input: UnsafeMutablePointer<FILE>
     let supportsColor: Bool
     private var pairs: [Int: Int16] = [:]
     private var closed = false
     /// Events decoded ahead (a key typed right after Esc), delivered before reading more.
-    private var pending: [KeyEvent] = []
+    var pending: [KeyEvent] = []
+
+    /// The program showing the menu, named in errors: `config-menu`, or the app that opened it.
+    private static var program: String { ProcessInfo.processInfo.processName }
+
+    /// Where to turn instead, for the command-line tool only.
+    private static var scriptHint: String {
+        program == "config-menu"
+            ? "; for scripts use a subcommand such as `config-menu list` (see config-menu --help)" : ""
+    }
 
     init(colors wantColors: Bool, mouse: Bool) throws(TerminalUnavailable) {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TerminalUnavailable(
-                description: "config-menu needs an interactive terminal (standard input and output are not a TTY); "
-                    + "for scripts use a subcommand such as `config-menu list` (see config-menu --help)"
+                description:
+                    "\(Self.program)'s debug menu needs an interactive terminal (standard input and output are "
+                    + "not a TTY)" + Self.scriptHint
             )
         }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
@@ -43,7 +54,8 @@ final class CursesTerminal: TerminalDevice {
             throw TerminalUnavailable(
                 description: term.isEmpty
                     ? "TERM is not set, so the terminal type is unknown; set it (for example TERM=xterm-256color)"
-                    : "TERM=dumb cannot show a full-screen menu; use a real terminal or a subcommand such as `config-menu list`"
+                    : "TERM=dumb cannot show \(Self.program)'s full-screen debug menu; use a real terminal"
+                        + Self.scriptHint
             )
         }
         setlocale(LC_ALL, "")
@@ -87,7 +99,7 @@ final class CursesTerminal: TerminalDevice {
 
     /// Bracketed paste: the terminal marks pasted text, so a paste is inserted as text (line breaks included)
     /// instead of being taken as key presses (an Enter in a paste would save an edit).
-    private func setBracketedPaste(_ on: Bool) {
+    func setBracketedPaste(_ on: Bool) {
         fputs(on ? "\u{1B}[?2004h" : "\u{1B}[?2004l", output)
         fflush(output)
     }
@@ -155,118 +167,6 @@ final class CursesTerminal: TerminalDevice {
         init_pair(number, Int16(style.foreground?.rawValue ?? -1), Int16(style.background?.rawValue ?? -1))
         pairs[key] = number
         return number
-    }
-
-    // MARK: Input
-
-    func nextEvent(timeout: Int) -> KeyEvent? {
-        if !pending.isEmpty { return pending.removeFirst() }
-        switch read(timeout: Int32(timeout)) {
-        case nil: return nil
-        case .key(let code): return keyCode(code)
-        case .character("\u{1B}"): return readEscapeSequence()
-        case .character(let character): return decode(character)
-        }
-    }
-
-    /// The event for one character read from the terminal.
-    private func decode(_ character: Character) -> KeyEvent {
-        switch character.unicodeScalars.first?.value ?? 0 {
-        case 13, 10: .enter
-        case 9: .tab
-        case 27: .escape
-        case 127, 8: .backspace
-        case let value where (1...26).contains(value): .control(Character(UnicodeScalar(UInt8(value) + 96)))
-        default: .character(character)
-        }
-    }
-
-    /// One raw input: a character, or a key ncurses decoded.
-    private enum Raw {
-        case character(Character)
-        case key(Int32)
-    }
-
-    private func read(timeout: Int32) -> Raw? {
-        wtimeout(window, timeout)
-        var character: wint_t = 0
-        let result = wget_wch(window, &character)
-        if result == ERR { return nil }
-        if result == KEY_CODE_YES { return .key(Int32(character)) }
-        guard let scalar = UnicodeScalar(UInt32(character)) else { return nil }
-        return .character(Character(scalar))
-    }
-
-    /// After an ESC: the rest of a sequence ncurses did not know (already waiting), a bracketed paste, or a lone Esc.
-    private func readEscapeSequence() -> KeyEvent? {
-        var rest: [Character] = []
-        while true {
-            guard let next = read(timeout: rest.isEmpty ? 0 : 20) else {
-                return rest.isEmpty ? .escape : .unknown("\u{1B}" + String(rest))
-            }
-            switch next {
-            case .key:
-                // ncurses decoded a key right after the ESC (Alt plus that key): not an Esc either way.
-                return .unknown("\u{1B}" + String(rest))
-            case .character(let character):
-                rest.append(character)
-            }
-            switch EscapeSequence.decode(rest) {
-            case .incomplete: continue
-            case .complete(let event): return event
-            case .pasteStart: return readPaste()
-            case .escapeThen(let character):
-                pending.append(decode(character))
-                return .escape
-            }
-        }
-    }
-
-    /// The text of a bracketed paste, up to its end marker (or a pause, or 1 MiB).
-    private func readPaste() -> KeyEvent {
-        var text: [Character] = []
-        let end = EscapeSequence.pasteEnd
-        while text.count < 1 << 20, let next = read(timeout: 200) {
-            switch next {
-            case .character(let character): text.append(character == "\r" ? "\n" : character)
-            case .key(let code): if code == KEY_ENTER { text.append("\n") }
-            }
-            if text.count >= end.count, Array(text.suffix(end.count)) == end {
-                text.removeLast(end.count)
-                break
-            }
-        }
-        return .paste(String(text))
-    }
-
-    private func keyCode(_ code: Int32) -> KeyEvent? {
-        switch code {
-        case KEY_UP: return .up
-        case KEY_DOWN: return .down
-        case KEY_LEFT: return .left
-        case KEY_RIGHT: return .right
-        case KEY_HOME: return .home
-        case KEY_END: return .end
-        case KEY_PPAGE: return .pageUp
-        case KEY_NPAGE: return .pageDown
-        case KEY_ENTER: return .enter
-        case KEY_BACKSPACE: return .backspace
-        case KEY_DC: return .delete
-        case KEY_BTAB: return .backTab
-        case KEY_RESIZE: return .resize(width: size.width, height: size.height)
-        case KEY_F0 + 1...KEY_F0 + 12: return .function(Int(code - KEY_F0))
-        case KEY_MOUSE:
-            var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
-            let x = Int(event.x)
-            let y = Int(event.y)
-            if event.bstate & scm_button4_pressed() != 0 { return .wheel(-1, x: x, y: y) }
-            if event.bstate & scm_button5_pressed() != 0 { return .wheel(1, x: x, y: y) }
-            if event.bstate & (scm_button1_pressed() | scm_button1_clicked()) != 0 { return .click(x: x, y: y) }
-            return nil
-        default:
-            return nil
-        }
     }
 
     // MARK: Suspending

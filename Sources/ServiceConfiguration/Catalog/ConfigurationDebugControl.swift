@@ -7,8 +7,8 @@ public enum ConfigurationDebugControl: Sendable, Hashable, Codable {
     case picker([Choice])
     /// A one-line text editor.
     case text
-    /// A one-line numeric editor.
-    case number(ConfigurationNumberKind)
+    /// A one-line numeric editor, with the range it accepts and its step, if any.
+    case number(ConfigurationNumberKind, ConfigurationNumberRange? = nil)
     /// A multi-line JSON editor.
     case json
 
@@ -29,13 +29,18 @@ public enum ConfigurationDebugControl: Sendable, Hashable, Codable {
         }
     }
 
+    /// The range a number control accepts, if it has one.
+    public var numberRange: ConfigurationNumberRange? {
+        if case .number(_, let range) = self { range } else { nil }
+    }
+
     /// A short name for the control: `toggle`, `picker`, `text`, `number`, `json`.
     public var kindName: String {
         switch self {
         case .toggle: "toggle"
         case .picker: "picker"
         case .text: "text"
-        case .number(let kind): kind == .integer ? "number (integer)" : "number (floating point)"
+        case .number(let kind, _): kind == .integer ? "number (integer)" : "number (floating point)"
         case .json: "json"
         }
     }

@@ -97,13 +97,15 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         {
             toggleStrings = ToggleStrings(on: onString, off: offString)
         }
+        let control = Self.erasedControl(of: K.self)
+        let range = control.numberRange
         storage = Storage(
             name: K.name,
             scopeName: scopeName,
             title: K.debugTitle,
             summary: K.summary.summaryText,
             valueTypeName: String(describing: K.Value.self),
-            control: Self.erasedControl(of: K.self),
+            control: control,
             defaultValueString: try? K.encode(K.defaultValue),
             toggleStrings: toggleStrings,
             pattern: K.valuePattern,
@@ -116,7 +118,10 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
                 } catch {
                     throw ConfigurationDecodingError("\(error)")
                 }
-                return (try? K.encode(value)) ?? raw
+                let canonical = (try? K.encode(value)) ?? raw
+                // A declared range is the debug tools' rule (the program's decoding is unchanged).
+                if let problem = range?.problem(with: canonical) { throw ConfigurationDecodingError(problem) }
+                return canonical
             }
         )
     }
@@ -192,7 +197,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         case .toggle: .toggle
         case .text: .text
         case .json: .json
-        case .number(let kind): .number(kind)
+        case .number(let kind, let range): .number(kind, range)
         case .picker(let choices):
             .picker(
                 choices.compactMap { choice in

@@ -43,6 +43,9 @@ struct ManifestDocument: Codable {
         var on: String?
         var off: String?
         var number: String?
+        var minimum: String?
+        var maximum: String?
+        var step: String?
         var choices: [Choice]?
     }
 
@@ -122,7 +125,10 @@ extension ManifestDocument.Key {
             control = .init(kind: "toggle", on: descriptor.toggleStrings.on, off: descriptor.toggleStrings.off)
         case .text: control = .init(kind: "text")
         case .json: control = .init(kind: "json")
-        case .number(let kind): control = .init(kind: "number", number: kind.rawValue)
+        case .number(let kind, let range):
+            control = .init(
+                kind: "number", number: kind.rawValue, minimum: range?.minimum, maximum: range?.maximum,
+                step: range?.step)
         case .picker(let choices):
             control = .init(
                 kind: "picker",
@@ -194,7 +200,23 @@ extension ManifestDocument.Control {
                     ".control.number must be \"integer\" or \"floatingPoint\", found \(ConfigurationDecodingError.quoted(number))"
                 )
             }
-            return .number(numberKind)
+            switch (minimum, maximum) {
+            case (nil, nil): return .number(numberKind)
+            case (let low?, let high?):
+                let range = ConfigurationNumberRange(minimum: low, maximum: high, step: step ?? "1")
+                for (field, text) in [("minimum", low), ("maximum", high), ("step", range.step)]
+                where Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) == nil {
+                    throw fail(
+                        ".control.\(field) must be a number in a string, found \(ConfigurationDecodingError.quoted(text))"
+                    )
+                }
+                guard range.problem(with: low) == nil, range.problem(with: high) == nil else {
+                    throw fail(".control.minimum \(low) is above .control.maximum \(high)")
+                }
+                return .number(numberKind, range)
+            default:
+                throw fail(".control needs both minimum and maximum, or neither")
+            }
         case "picker":
             guard let choices, !choices.isEmpty else { throw fail(".control.choices must list at least one choice") }
             var firstIndex: [String: Int] = [:]

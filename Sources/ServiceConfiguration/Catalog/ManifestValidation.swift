@@ -35,16 +35,25 @@ enum ManifestValidation {
                 }
                 return raw
             }
-        case .number(.integer):
+        case .number(.integer, let range):
             return { raw throws(ConfigurationDecodingError) in
-                guard let value = Int64(raw) else { throw ConfigurationDecodingError(expected: "an integer", got: raw) }
-                return String(value)
+                let canonical: String
+                if let value = Int64(raw) {
+                    canonical = String(value)
+                } else if let value = UInt64(raw) {
+                    canonical = String(value)
+                } else {
+                    throw ConfigurationDecodingError(expected: "an integer", got: raw)
+                }
+                if let problem = range?.problem(with: canonical) { throw ConfigurationDecodingError(problem) }
+                return canonical
             }
-        case .number(.floatingPoint):
+        case .number(.floatingPoint, let range):
             return { raw throws(ConfigurationDecodingError) in
                 guard let value = Double(raw), value.isFinite else {
                     throw ConfigurationDecodingError(expected: "a finite number", got: raw)
                 }
+                if let problem = range?.problem(with: value.description) { throw ConfigurationDecodingError(problem) }
                 return value.description
             }
         case .json:

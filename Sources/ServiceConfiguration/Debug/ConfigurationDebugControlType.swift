@@ -1,7 +1,7 @@
 /// How the debug menu lets a person change a key's value.
 ///
 /// Every ``ConfigurationKey`` gets a sensible control from its value type: ``toggle`` for `Bool`, ``picker(_:)``
-/// for case-iterable enums, ``number(_:)`` for integers and floating point, ``text`` for strings and custom string
+/// for case-iterable enums, ``number(_:_:)`` for integers and floating point, ``text`` for strings and custom string
 /// values, and ``json`` for compound values. A key can choose another, for example a picker over a fixed list of
 /// sizes:
 ///
@@ -21,8 +21,9 @@ public enum ConfigurationDebugControlType<Value: Sendable>: Sendable {
     case picker([ConfigurationDebugChoice<Value>])
     /// A one-line text editor; input is validated by the key's `decode(from:)` as it is typed.
     case text
-    /// A one-line numeric editor.
-    case number(ConfigurationNumberKind)
+    /// A one-line numeric editor; with a range, it accepts only that range and `+`/`-` step through it (see
+    /// `number(range:step:)`).
+    case number(ConfigurationNumberKind, ConfigurationNumberRange? = nil)
     /// A multi-line JSON editor (or `$EDITOR`); the text is validated by the key's `decode(from:)` before saving.
     case json
 }
@@ -41,7 +42,7 @@ public struct ConfigurationDebugChoice<Value: Sendable>: Sendable {
     }
 }
 
-/// Which kind of number a ``ConfigurationDebugControlType/number(_:)`` control edits.
+/// Which kind of number a ``ConfigurationDebugControlType/number(_:_:)`` control edits.
 public enum ConfigurationNumberKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whole numbers.
     case integer

@@ -81,7 +81,7 @@ public protocol ConfigurationKey: SendableMetatype {
     /// type) is refused by ``ConfigurationCatalog`` with an error that names the key, instead of being ignored.
     associatedtype _DebugDescriptionIsNowSummary = ConfigurationKeyRenamedRequirement
 
-    /// Not for use: the description was renamed ``summary``; see ``_DebugDescriptionIsNowSummary``.
+    /// Not for use: the description was renamed ``summary``; see `_DebugDescriptionIsNowSummary`.
     static var debugDescription: _DebugDescriptionIsNowSummary { get }
 }
 
@@ -214,7 +214,7 @@ extension ConfigurationKey where Value == Bool {
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & FixedWidthInteger {
     /// An integer editor.
-    public static var debugControlType: ConfigurationDebugControlType<Value> { .number(.integer) }
+    public static var debugControlType: ConfigurationDebugControlType<Value> { .number(range: Value.min...Value.max) }
 }
 
 extension ConfigurationKey where Value: ConfigurationValueStringRepresentable & BinaryFloatingPoint {

@@ -5,9 +5,12 @@ public import Synchronization
 /// ``LiveConfigurationService`` and `MockConfigurationService` both delegate to an engine, so they cannot drift
 /// apart: the same priority (overridden > server > default), the same decoding, the same notification moments.
 ///
-/// All mutable state lives in one `Mutex` (wrapped by ``Locked`` so ThreadSanitizer can see it). Decoding (which runs key code that may read this same service) always
-/// happens outside it. Reads go through a striped cache (see ``StripedLock``) validated by a generation counter,
-/// so a warm read takes no shared lock and writes to no shared memory.
+/// All mutable state lives in one `Mutex` (wrapped by ``Locked`` so ThreadSanitizer can see it). Decoding (which
+/// runs key code that may read this same service) always happens outside it. Reads go through a striped cache (see
+/// ``StripedMutex``) validated by a generation counter: a warm read loads the generation, locks the calling
+/// thread's own stripe (a `Mutex` no other thread is likely to touch, so two uncontended atomic operations and no
+/// shared cache line) and probes a small table. No lock on the read path spins: a thread that finds a stripe taken
+/// sleeps and lends its priority to the owner.
 @usableFromInline
 package final class ConfigurationEngine: Sendable {
     struct DecodedEntry: Sendable {
@@ -27,11 +30,38 @@ package final class ConfigurationEngine: Sendable {
         var decoded: [ObjectIdentifier: DecodedEntry] = [:]
         var descriptors: [String: ConfigurationKeyDescriptor] = [:]
         var registeredCatalogs: Set<ObjectIdentifier> = []
+        /// Names whose descriptors were learned from a typed read or write, not from a catalog.
+        var learnedNames: Set<String> = []
+        var coverage = ReadCoverageState()
+        /// Whether any key was read yet.
+        var hasBeenRead = false
+        /// Called (outside the lock) after reads are recorded and after the layers change: the program report.
+        var changeHook: (@Sendable (CoverageChange) -> Void)?
         var observers: [UInt64: Observer] = [:]
         var nextObserverID: UInt64 = 1
 
         func layers(for name: String) -> RawLayers {
             RawLayers(override: overrides[name], server: server[name])
+        }
+
+        /// Whether reading the key named `name` counts as reading an unregistered key: the service has a catalog
+        /// and the name is not in it.
+        func isUnregistered(_ name: String) -> Bool {
+            !registeredCatalogs.isEmpty && (descriptors[name] == nil || learnedNames.contains(name))
+        }
+
+        /// Adds a catalog's keys; returns `false` when this catalog was registered before.
+        mutating func add(_ catalog: ConfigurationCatalog) -> Bool {
+            guard registeredCatalogs.insert(ObjectIdentifier(catalog.identity)).inserted else { return false }
+            descriptors.reserveCapacity(descriptors.count + catalog.keyCount)
+            for scope in catalog.scopes {
+                for descriptor in scope.keys { descriptors[descriptor.name] = descriptor }
+            }
+            if !learnedNames.isEmpty || !coverage.unregistered.isEmpty {
+                learnedNames = learnedNames.filter { catalog.descriptor(named: $0) == nil }
+                coverage.unregistered = coverage.unregistered.filter { catalog.descriptor(named: $0.key) == nil }
+            }
+            return true
         }
     }
 
@@ -46,27 +76,34 @@ package final class ConfigurationEngine: Sendable {
 
     /// Whether this engine applies overrides: the layer is compiled in and the policy allows it in this build.
     package let overridesEnabled: Bool
-    private let state: Locked<State>
+    let state: Locked<State>
     @usableFromInline let generation = Atomic<UInt64>(1)
-    @usableFromInline let readCache = StripedLock(stripeCount: 64) { ReadCacheTable() }
+    @usableFromInline let readCache: StripedMutex<ReadCacheTable>
+    /// Whether reads are recorded with their times (see ``readCoverage()``).
+    let recordsReads: Bool
+    /// Receives each warning once, outside the lock.
+    let onWarning: (@Sendable (ConfigurationWarning) -> Void)?
 
     /// Creates an engine with initial server values and overrides, knowing the keys of `catalog`; overrides apply
     /// only where `overridePolicy` allows them in this build.
+    ///
+    /// `recordsReads` keeps, per key, when it was first read (recorded on the slow path only: the first read after
+    /// start or after a change). Unregistered keys are detected either way and reported to `onWarning`.
     package init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
-        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
+        recordsReads: Bool = true,
+        onWarning: (@Sendable (ConfigurationWarning) -> Void)? = nil,
+        readCacheStripes: Int = 64
     ) {
+        readCache = StripedMutex(stripeCount: readCacheStripes) { ReadCacheTable() }
+        self.recordsReads = recordsReads
+        self.onWarning = onWarning
         overridesEnabled = overridePolicy.appliesInThisBuild
         var initial = State(server: serverValues, overrides: overridesEnabled ? overrides : [:])
-        if let catalog {
-            initial.registeredCatalogs.insert(ObjectIdentifier(catalog.identity))
-            initial.descriptors.reserveCapacity(catalog.keyCount)
-            for scope in catalog.scopes {
-                for descriptor in scope.keys { initial.descriptors[descriptor.name] = descriptor }
-            }
-        }
+        if let catalog { _ = initial.add(catalog) }
         state = Locked(initial)
     }
 
@@ -89,12 +126,18 @@ package final class ConfigurationEngine: Sendable {
     }
 
     /// The key's resolution, cached exactly as long as the key's wire strings stay the same.
+    ///
+    /// This is the slow path of every read: the first read of a key on a thread's stripe, and the first after any
+    /// change. It records the read (see ``readCoverage()``) in the same lock acquisition that reads the layers, so
+    /// recording costs the warm path nothing.
     @usableFromInline
     package func resolveAndCache<K: ConfigurationKey>(_ key: K.Type) -> ConfigurationResolution<K.Value> {
         let id = ObjectIdentifier(K.self)
-        let (layers, validAt, cached, known) = state.withLock {
-            state -> (RawLayers, UInt64, DecodedEntry?, Bool) in
-            (state.layers(for: K.name), state.generation, state.decoded[id], state.descriptors[K.name] != nil)
+        let (layers, validAt, cached, known, event) = state.withLock {
+            state -> (RawLayers, UInt64, DecodedEntry?, Bool, ReadEvent) in
+            let layers = state.layers(for: K.name)
+            let event = record(K.self, layers: layers, in: &state)
+            return (layers, state.generation, state.decoded[id], state.descriptors[K.name] != nil, event)
         }
         let box: ResolutionBox<K.Value>
         if let cached, cached.layers == layers, let typed = cached.box as? ResolutionBox<K.Value> {
@@ -107,9 +150,11 @@ package final class ConfigurationEngine: Sendable {
                 }
             }
             if !known { learn(K.self) }
+            noteRejectedOverride(of: K.name, in: box.resolution.rejections)
         }
         let identity = ReadCacheTable.identity(of: K.self)
         readCache.withLock { $0.store(box, for: identity, generation: validAt) }
+        finish(K.self, event)
         return box.resolution
     }
 
@@ -118,7 +163,10 @@ package final class ConfigurationEngine: Sendable {
     private func learn<K: ConfigurationKey>(_ key: K.Type) {
         let descriptor = ConfigurationKeyDescriptor(K.self)
         state.withLock { state in
-            if state.descriptors[K.name] == nil { state.descriptors[K.name] = descriptor }
+            if state.descriptors[K.name] == nil {
+                state.descriptors[K.name] = descriptor
+                state.learnedNames.insert(K.name)
+            }
         }
     }
 
@@ -132,7 +180,9 @@ package final class ConfigurationEngine: Sendable {
 
     /// A consistent snapshot of every value at this instant.
     package func snapshot() -> ConfigurationValues {
-        state.withLock { ConfigurationValues(server: $0.server, overrides: $0.overrides, decoded: $0.decoded) }
+        state.withLock {
+            ConfigurationValues(server: $0.server, overrides: $0.overrides, decoded: $0.decoded, engine: self)
+        }
     }
 
     package var serverValues: [String: String] { state.withLock { $0.server } }
@@ -140,14 +190,17 @@ package final class ConfigurationEngine: Sendable {
 
     /// Makes the keys of `catalog` known, so string-level operations can validate them and change notifications
     /// compare decoded values rather than raw strings.
+    ///
+    /// Keys read before (recorded while ``recordsReads``) that this catalog and earlier ones lack are reported as
+    /// unregistered now.
     package func register(_ catalog: ConfigurationCatalog) {
-        state.withLock { state in
-            guard state.registeredCatalogs.insert(ObjectIdentifier(catalog.identity)).inserted else { return }
-            state.descriptors.reserveCapacity(state.descriptors.count + catalog.keyCount)
-            for scope in catalog.scopes {
-                for descriptor in scope.keys { state.descriptors[descriptor.name] = descriptor }
+        let unregistered = state.withLock { state -> [any ConfigurationKey.Type] in
+            guard state.add(catalog) else { return [] }
+            return state.coverage.reads.compactMap { name, record in
+                state.isUnregistered(name) && state.coverage.unregistered[name] == nil ? record.keyType : nil
             }
         }
+        for keyType in unregistered { noteUnregistered(keyType) }
     }
 
     // MARK: Validation
@@ -226,7 +279,8 @@ package final class ConfigurationEngine: Sendable {
     /// `touching` names the keys `mutate` can change; `nil` means "compare everything".
     private func update(touching names: Set<String>?, _ mutate: (inout State) -> Void) {
         typealias Transition = (old: RawLayers, new: RawLayers, descriptor: ConfigurationKeyDescriptor?)
-        let (transitions, observers) = state.withLock { state -> ([String: Transition], [Observer]) in
+        let (transitions, observers, hook) = state.withLock {
+            state -> ([String: Transition], [Observer], (@Sendable (CoverageChange) -> Void)?) in
             let before = (server: state.server, overrides: state.overrides)
             mutate(&state)
             var transitions: [String: Transition] = [:]
@@ -243,11 +297,12 @@ package final class ConfigurationEngine: Sendable {
                 for name in before.overrides.keys where transitions[name] == nil { compare(name) }
                 for name in state.overrides.keys where transitions[name] == nil { compare(name) }
             }
-            guard !transitions.isEmpty else { return ([:], []) }
+            guard !transitions.isEmpty else { return ([:], [], nil) }
             state.generation += 1
             generation.store(state.generation, ordering: .releasing)
-            return (transitions, state.observers.sorted { $0.key < $1.key }.map(\.value))
+            return (transitions, state.observers.sorted { $0.key < $1.key }.map(\.value), state.changeHook)
         }
+        hook?(.layers)
         let changed = Set(
             transitions.compactMap { name, transition in
                 Self.effectiveValue(transition.old, transition.descriptor)

@@ -14,7 +14,7 @@ import Foundation
 /// fire its change notifications. Without one, overrides live in memory (an ``InMemoryOverrideStore``): either
 /// way every override change is one change of ``overrideStore``, which the service then applies.
 ///
-/// `LiveConfigurationService` is `Sendable` without `@unchecked`: its state lives in a ``ConfigurationEngine``
+/// `LiveConfigurationService` is `Sendable` without `@unchecked`: its state lives in a `ConfigurationEngine`
 /// whose mutable state sits in one `Mutex`. Decoding runs outside the lock, so a key's custom `decode` may read
 /// other keys of the same service. A warm read takes no shared lock.
 ///
@@ -22,9 +22,15 @@ import Foundation
 /// ``ConfigurationOverridePolicy``); builds without the `DebugOverrides` package trait have no override layer at
 /// all. Where overrides do not apply, the store is never read and setting an override throws
 /// ``ConfigurationError/overridesDisabled``.
+///
+/// The service records which keys the program reads (``readCoverage()``), warns once about each key read whose scope
+/// is missing from the catalog (``Options/onWarning``), and, with a file store, publishes that beside the store for
+/// the debug tools (``programReportURL``). See ``Options``.
 public final class LiveConfigurationService: ConfigurationService {
     @usableFromInline let engine: ConfigurationEngine
     private let layer: OverrideLayer
+    /// Publishes the program report beside the store, if any.
+    let publisher: ProgramReportPublisher?
 
     /// Where this service's overrides live, with their metadata: the store given at creation, or memory.
     public var overrideStore: any OverrideStore { layer.store }
@@ -32,17 +38,19 @@ public final class LiveConfigurationService: ConfigurationService {
     /// Creates a service with initial server values and in-memory overrides.
     ///
     /// Pass the program's `catalog` so string-level operations (the debug menu, the command-line tool) can validate
-    /// every key and change notifications compare decoded values; keys not in the catalog become known when read.
+    /// every key and change notifications compare decoded values; keys not in the catalog become known when read
+    /// (and, once the service has a catalog, are reported as unregistered).
     public convenience init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
-        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
+        options: Options = Options()
     ) {
         self.init(
             serverValues: serverValues, catalog: catalog,
             overrideStore: InMemoryOverrideStore(entries: overrides.mapValues { OverrideEntry(value: $0, setAt: nil) }),
-            watchMode: nil, overridePolicy: overridePolicy)
+            watchMode: nil, overridePolicy: overridePolicy, options: options)
     }
 
     /// Creates a service whose overrides live in `overrideStore` (a ``FileOverrideStore`` shared with the debug
@@ -51,15 +59,37 @@ public final class LiveConfigurationService: ConfigurationService {
     /// The store is read now; a problem with it (see ``OverrideStore/lastError``) leaves the service on server and
     /// default values. With a `watchMode`, changes other processes make to the store are picked up live; pass `nil`
     /// to read it only now and on your own ``OverrideStore/reload()`` calls.
+    ///
+    /// With a store kept in a local file (``OverrideStore/localFileURL``), the service publishes its program report
+    /// in a `programs` folder beside it from its first read on (see ``programReportURL``), unless overrides do not
+    /// apply in this build or ``Options/publishesProgramReport`` is off.
     public init(
         serverValues: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overrideStore: any OverrideStore,
         watchMode: OverrideStoreWatchMode? = .automatic,
-        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly
+        overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
+        options: Options = Options()
     ) {
-        engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
+        let engine = ConfigurationEngine(
+            serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy,
+            recordsReads: options.recordsReads, onWarning: options.onWarning)
+        self.engine = engine
+        if engine.overridesEnabled, options.publishesProgramReport, let storeURL = overrideStore.localFileURL {
+            let publisher = ProgramReportPublisher(
+                engine: engine, storeURL: storeURL, programName: options.programName,
+                interval: options.programReportInterval, keptFinishedReports: options.keptFinishedReports,
+                onWarning: options.onWarning)
+            engine.setChangeHook { [weak publisher] change in publisher?.engineChanged(change) }
+            self.publisher = publisher
+        } else {
+            publisher = nil
+        }
         layer = OverrideLayer(engine: engine, store: overrideStore, watchMode: watchMode)
+    }
+
+    deinit {
+        publisher?.end()
     }
 
     /// The key's effective value.

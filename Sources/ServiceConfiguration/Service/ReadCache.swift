@@ -1,4 +1,5 @@
-/// The per-thread-stripe cache of resolved values behind the fast read path.
+/// One stripe of the cache of resolved values behind the fast read path (see ``StripedMutex``: each thread reads
+/// through the stripe its identity hashes to, so two threads almost never share a table or a lock).
 ///
 /// Maps a key type to the box holding its resolution and the engine generation the box was valid for. A reader
 /// uses the entry only when its generation equals the engine's current one, so any write (which bumps the

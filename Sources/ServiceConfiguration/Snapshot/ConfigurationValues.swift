@@ -17,19 +17,22 @@ public struct ConfigurationValues: Sendable {
     /// The override layer at the snapshot's instant.
     public let overrides: [String: String]
     private let decoded: [ObjectIdentifier: ConfigurationEngine.DecodedEntry]
+    /// The engine the snapshot was taken from, which records the snapshot's reads as the program's reads.
+    private weak let engine: ConfigurationEngine?
 
     /// Creates a snapshot from explicit layers, for example in a unit test or a preview.
     public init(serverValues: [String: String] = [:], overrides: [String: String] = [:]) {
-        self.init(server: serverValues, overrides: overrides, decoded: [:])
+        self.init(server: serverValues, overrides: overrides, decoded: [:], engine: nil)
     }
 
     init(
         server: [String: String], overrides: [String: String],
-        decoded: [ObjectIdentifier: ConfigurationEngine.DecodedEntry]
+        decoded: [ObjectIdentifier: ConfigurationEngine.DecodedEntry], engine: ConfigurationEngine?
     ) {
         self.serverValues = server
         self.overrides = overrides
         self.decoded = decoded
+        self.engine = engine
     }
 
     /// Reads a key as a property: `values.albumLikeEnabled`.
@@ -43,14 +46,21 @@ public struct ConfigurationValues: Sendable {
     }
 
     /// The key's resolution at the snapshot's instant.
+    ///
+    /// A snapshot taken from a service counts as the program reading the key (see
+    /// ``ConfigurationReadCoverage``).
     public func resolution<K: ConfigurationKey>(of key: K.Type) -> ConfigurationResolution<K.Value> {
         let layers = RawLayers(override: overrides[K.name], server: serverValues[K.name])
+        let resolution: ConfigurationResolution<K.Value>
         if let entry = decoded[ObjectIdentifier(K.self)], entry.layers == layers,
             let box = entry.box as? ResolutionBox<K.Value>
         {
-            return box.resolution
+            resolution = box.resolution
+        } else {
+            resolution = layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:))
         }
-        return layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:))
+        engine?.recordSnapshotRead(K.self, layers: layers, rejections: resolution.rejections)
+        return resolution
     }
 
     /// The resolution of the key at `keyPath`: `values.resolution(of: \.albumLikeEnabled)`.

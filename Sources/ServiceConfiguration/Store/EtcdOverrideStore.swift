@@ -58,6 +58,7 @@ public final class EtcdOverrideStore: OverrideStore {
     /// (`USER:PASSWORD`) or `CONFIG_ETCD_TOKEN`.
     ///
     /// - Parameters:
+    ///   - url: `etcd://HOST:PORT/PREFIX`, with `USER:PASSWORD@` before the host when etcd has authentication on.
     ///   - timeout: the longest one call to etcd may take (a change may make several).
     ///   - environment: where `CONFIG_ETCD_USER` and `CONFIG_ETCD_TOKEN` are read.
     /// - Throws: ``OverrideStoreError`` (``OverrideStoreError/Kind/io``) for a URL that names no etcd prefix.

@@ -5,30 +5,46 @@ extension FileOverrideStore {
     /// in a UI test or CI job: `CONFIG_OVERRIDES_FILE=/tmp/scenario.json ./MyApp`.
     public static let fileEnvironmentVariable = "CONFIG_OVERRIDES_FILE"
 
-    /// Where `appName` keeps its overrides, following the XDG Base Directory specification:
+    /// Where `appName` keeps its overrides.
     ///
     /// 1. `$CONFIG_OVERRIDES_FILE`, if set and not empty;
-    /// 2. `$XDG_STATE_HOME/<appName>/overrides.json`, if `XDG_STATE_HOME` is an absolute path;
-    /// 3. `~/.local/state/<appName>/overrides.json`.
+    /// 2. on Apple platforms (iOS, the iOS Simulator, macOS, tvOS, watchOS, visionOS): the app's Application Support
+    ///    folder, `Library/Application Support/<appName>/overrides.json`, inside the app's sandbox (in the
+    ///    simulator, its data container: `config-menu --simulator BUNDLE_ID` finds it there);
+    /// 3. elsewhere (Linux), following the XDG Base Directory specification:
+    ///    `$XDG_STATE_HOME/<appName>/overrides.json` if `XDG_STATE_HOME` is an absolute path, else
+    ///    `~/.local/state/<appName>/overrides.json`.
+    ///
+    /// Files kept beside the store (the server snapshot, `server-snapshot.json`, among them) follow it.
     ///
     /// ```swift
-    /// FileOverrideStore.defaultURL(appName: "demo")   // /home/qa/.local/state/demo/overrides.json
+    /// FileOverrideStore.defaultURL(appName: "demo")
+    /// // Linux:  /home/qa/.local/state/demo/overrides.json
+    /// // iOS:    <container>/Library/Application Support/demo/overrides.json
     /// ```
     public static func defaultURL(
         appName: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
+        #if canImport(Darwin)
+            let support =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(
+                    "Library/Application Support", isDirectory: true)
+            return defaultURL(appName: appName, environment: environment, convention: .applicationSupport(support))
+        #else
+            return defaultURL(appName: appName, environment: environment, convention: .xdg)
+        #endif
+    }
+
+    /// ``defaultURL(appName:environment:)`` under an explicit platform convention, so both conventions can be
+    /// computed (and tested) on any platform.
+    package static func defaultURL(
+        appName: String, environment: [String: String], convention: StoreLocationConvention
+    ) -> URL {
         if let explicit = environment[fileEnvironmentVariable], !explicit.isEmpty {
             return URL(fileURLWithPath: (explicit as NSString).expandingTildeInPath)
         }
-        let base: URL
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = URL(fileURLWithPath: state, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
-                ".local/state", isDirectory: true)
-        }
-        return base.appendingPathComponent(appName, isDirectory: true).appendingPathComponent("overrides.json")
+        return convention.storeURL(appName: appName, environment: environment)
     }
 }

@@ -23,7 +23,7 @@ public import Foundation
 ///   `<name>.corrupt-<timestamp>`, keeping the newest five), under the lock, after reading it again.
 /// - **Tolerant**: unknown fields are kept and written back; an entry that cannot be used is quarantined alone
 ///   (kept, listed in ``problems``, not applied) while the others apply; entries for unknown keys are kept (and
-///   reported as orphans by ``diagnostics(catalog:serverValues:)``).
+///   reported as orphans by ``OverrideStore/diagnostics(catalog:serverValues:)``).
 /// - **Bounded**: readers and writers share ``OverrideStoreLimits``; a change past them is refused before anything
 ///   is written.
 /// - **Private**: the file is created with mode 0600 in a folder with mode 0700; a file (or lock file) others can

@@ -77,7 +77,7 @@ extension OverrideStore {
 
     /// The current overrides as a profile document (the file store's format, unknown fields and quarantined
     /// entries included), for writing anywhere. Empty of overrides when the store cannot be read; see
-    /// ``exportedProfileBytes()``.
+    /// `exportedProfileBytes()`.
     public func exportedProfile() -> Data {
         var document = (try? profileDocument()) ?? OverrideDocument()
         return Data(document.encodedBytes())

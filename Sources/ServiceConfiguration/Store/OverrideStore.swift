@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a service keeps its overrides, with each override's metadata: the file that the debug menu, the
 /// command-line tool and running programs share (``FileOverrideStore``), or memory (``InMemoryOverrideStore``).
@@ -9,6 +9,9 @@ import Foundation
 public protocol OverrideStore: AnyObject, Sendable {
     /// Where the overrides live, for people: a file's path, a server's address, or `memory`.
     var location: String { get }
+
+    /// The local file holding the overrides, if the store is one; a service publishes its program report beside it.
+    var localFileURL: URL? { get }
 
     /// The overrides that apply (valid entries), by key name.
     var entries: [String: OverrideEntry] { get }
@@ -48,7 +51,15 @@ public protocol OverrideStore: AnyObject, Sendable {
     func startWatching(_ mode: OverrideStoreWatchMode) -> String
 }
 
+extension OverrideStore {
+    /// `nil`: the store is not a local file.
+    public var localFileURL: URL? { nil }
+}
+
 extension FileOverrideStore: OverrideStore {
     /// The file's path.
     public var location: String { url.path }
+
+    /// The store's file.
+    public var localFileURL: URL? { url }
 }

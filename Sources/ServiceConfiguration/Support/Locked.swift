@@ -37,8 +37,9 @@ package final class Locked<State: Sendable>: Sendable {
 }
 
 /// ThreadSanitizer's annotation entry points, found at run time; `nil` unless the process runs under it.
+@usableFromInline
 enum ThreadSanitizerHooks {
-    typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     static let acquire = lookup("__tsan_acquire")
     static let release = lookup("__tsan_release")

@@ -32,6 +32,8 @@ public final class ServerValuesSync: ServerValuesSyncing {
     /// fetched until ``start()`` or ``sync()``.
     ///
     /// - Parameters:
+    ///   - source: where the values come from, for example an ``HTTPServerValuesSource``.
+    ///   - service: the service whose server values each good sync replaces.
     ///   - interval: how often to sync after a success; `nil` syncs only at start and on demand.
     ///   - snapshot: where the last-known values are persisted.
     ///   - backoff: the waits between attempts after failures.

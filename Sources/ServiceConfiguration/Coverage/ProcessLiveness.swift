@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Whether the process that wrote a program report still runs.
+///
+/// A pid alone can be reused by an unrelated process after the writer died, so where the system says when a
+/// process started (Linux: `/proc/<pid>/stat`, with the boot id) the report carries that too, and a pid whose start
+/// differs counts as gone. Elsewhere only the pid is checked.
+enum ProcessLiveness {
+    /// An opaque identity of the start of process `pid` (`"<boot id>/<start time in clock ticks>"` on Linux), or
+    /// `nil` where the system does not say.
+    static func startIdentity(of pid: Int32) -> String? {
+        #if os(Linux)
+            guard
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // Fields after the command's closing parenthesis start at field 3; the start time is field 22.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 19, UInt64(fields[19]) != nil else { return nil }
+            let boot =
+                (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return "\(boot)/\(fields[19])"
+        #else
+            return nil
+        #endif
+    }
+
+    /// Whether process `pid` exists (and is not a zombie) and, when `startIdentity` is given and can be checked, is
+    /// the same process.
+    static func isRunning(pid: Int32, startIdentity expected: String?) -> Bool {
+        guard pid > 0 else { return false }
+        if kill(pid, 0) != 0 && errno != EPERM { return false }
+        #if os(Linux)
+            // A killed process stays a zombie until its parent reaps it; it runs no more.
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"),
+                let state = stat[stat.index(after: close)...].split(separator: " ").first,
+                state == "Z" || state == "X"
+            {
+                return false
+            }
+        #endif
+        if let expected, let current = startIdentity(of: pid), current != expected { return false }
+        return true
+    }
+}

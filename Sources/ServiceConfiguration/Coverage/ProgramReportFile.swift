@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The POSIX side of program reports: a private folder, atomic replacement, and careful reads.
+enum ProgramReportFile {
+    /// Reports larger than this are refused unread (a report of 100,000 keys read is about 10 MiB).
+    static let maximumSize = 32 << 20
+
+    /// A failure with what to do about it.
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        var description: String
+
+        static func system(_ action: String, _ code: Int32) -> Failure {
+            Failure(description: "\(action): \(String(cString: strerror(code))) (errno \(code))")
+        }
+    }
+
+    /// Creates `folder` (and missing parents) with mode 0700, and refuses a folder that is a symbolic link, belongs
+    /// to another user, or that other users can write to.
+    static func prepare(folder: URL) throws(Failure) {
+        let path = folder.path
+        var missing: [String] = []
+        var current = path
+        while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        for directory in missing.reversed() where mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw .system("cannot create the folder \(directory)", errno)
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .system("cannot inspect the folder \(path)", errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw Failure(description: "\(path) is not a folder (or is a symbolic link); remove it")
+        }
+        guard info.st_uid == geteuid() else {
+            throw Failure(description: "the folder \(path) belongs to another user (uid \(info.st_uid)); remove it")
+        }
+        let mode = info.st_mode & 0o7777
+        if mode & 0o022 != 0, mode & 0o1000 == 0 {
+            throw Failure(
+                description: "the folder \(path) is writable by other users (mode \(String(mode, radix: 8))); "
+                    + "chmod 700 it")
+        }
+    }
+
+    /// Replaces `url` atomically with `data`: a new file (mode 0600) in the same folder, renamed over the old one.
+    /// Readers see the old report or the new one, never a mixture. Not flushed to disk: a report only matters while
+    /// the system runs.
+    static func save(_ data: Data, to url: URL) throws(Failure) {
+        let folder = url.deletingLastPathComponent().path
+        let temporary =
+            "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .system("cannot create a file in \(folder)", errno) }
+        var committed = false
+        defer { if !committed { unlink(temporary) } }
+        do {
+            defer { close(descriptor) }
+            var written = 0
+            while written < data.count {
+                let count = data.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure.system("cannot write \(temporary)", errno)
+                }
+                written += count
+            }
+        }
+        guard rename(temporary, url.path) == 0 else { throw .system("cannot replace \(url.path)", errno) }
+        committed = true
+    }
+
+    /// The bytes of the report file at `url`: a regular file (symbolic links are not followed) of at most
+    /// ``maximumSize`` bytes.
+    static func load(_ url: URL) throws(Failure) -> Data {
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw Failure(description: "a symbolic link; reports are regular files") }
+            throw .system("cannot open", errno)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .system("cannot inspect", errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "not a regular file") }
+        guard info.st_size <= maximumSize else {
+            throw Failure(description: "\(info.st_size >> 20) MiB; the limit is \(maximumSize >> 20) MiB")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system("cannot read", errno)
+            }
+            if count == 0 { break }
+            total += count
+        }
+        return Data(bytes[..<total])
+    }
+}

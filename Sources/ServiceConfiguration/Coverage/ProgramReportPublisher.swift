@@ -1,0 +1,191 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Publishes one service's ``ProgramReport`` beside its override store, at most once per interval.
+///
+/// Publishing starts with the program's first typed read (a tool that only uses the string-level API, like
+/// `config-menu`, never publishes). After that, every recorded read and every change of the layers marks the
+/// report out of date; the first mark after a write schedules the next write on a private queue, no sooner than
+/// `interval` after the previous one, so a burst of reads costs one write. ``end()`` writes the final report with
+/// `endedAt` synchronously; nothing is written after it.
+final class ProgramReportPublisher: Sendable {
+    /// The report file.
+    let fileURL: URL
+    private let folder: URL
+    private let engine: ConfigurationEngine
+    private let programName: String
+    private let storePath: String
+    private let processStart: String?
+    private let startedAt = Date()
+    private let interval: Duration
+    private let keptFinishedReports: Int
+    private let onWarning: (@Sendable (ConfigurationWarning) -> Void)?
+    private let queue = DispatchQueue(label: "ServiceConfiguration.ProgramReportPublisher")
+
+    private struct Schedule: Sendable {
+        var started = false
+        var pending = false
+        var lastWrite: ContinuousClock.Instant?
+        var ended = false
+    }
+
+    private struct Output: Sendable {
+        var ended = false
+        var folderReady = false
+        var writes = 0
+        var lastProblem: String?
+    }
+
+    private let schedule = Locked(Schedule())
+    private let output = Locked(Output())
+
+    init(
+        engine: ConfigurationEngine,
+        storeURL: URL,
+        programName: String,
+        interval: Duration,
+        keptFinishedReports: Int,
+        onWarning: (@Sendable (ConfigurationWarning) -> Void)?
+    ) {
+        self.engine = engine
+        self.programName = programName
+        self.storePath = ProgramReports.resolvedStorePath(storeURL).path
+        self.folder = ProgramReports.folder(forStoreAt: storeURL)
+        self.fileURL = folder.appendingPathComponent(Self.fileName(programName: programName, pid: getpid()))
+        self.processStart = ProcessLiveness.startIdentity(of: getpid())
+        self.interval = interval
+        self.keptFinishedReports = keptFinishedReports
+        self.onWarning = onWarning
+    }
+
+    /// `<program>-<pid>-<instance>.json`, the name reduced to ASCII letters, digits, `.`, `_`, `-` (at most 64).
+    static func fileName(programName: String, pid: Int32) -> String {
+        var base = String(
+            programName.unicodeScalars.prefix(64).map { scalar -> Character in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
+        if base.isEmpty { base = "program" }
+        if base.hasPrefix(".") { base = "_" + base.dropFirst() }
+        return "\(base)-\(pid)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).json"
+    }
+
+    /// Called by the engine after it recorded reads or its layers changed.
+    func engineChanged(_ change: ConfigurationEngine.CoverageChange) {
+        let delay = schedule.withLock { schedule -> Duration? in
+            guard !schedule.ended else { return nil }
+            if change == .reads { schedule.started = true }
+            guard schedule.started, !schedule.pending else { return nil }
+            schedule.pending = true
+            guard let last = schedule.lastWrite else { return .zero }
+            return max(.zero, last + interval - .now)
+        }
+        guard let delay else { return }
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in self?.flush() }
+    }
+
+    /// Writes the report now if publishing started, whatever the schedule (for tests and for an explicit flush).
+    func publishNow() {
+        let go = schedule.withLock { schedule -> Bool in
+            guard schedule.started, !schedule.ended else { return false }
+            schedule.lastWrite = .now
+            return true
+        }
+        if go { publish(ended: false) }
+    }
+
+    /// Writes the final report (with `endedAt`) if anything was published, and stops publishing. Idempotent.
+    func end() {
+        let started = schedule.withLock { schedule -> Bool in
+            defer { schedule.ended = true }
+            return schedule.started && !schedule.ended
+        }
+        if started { publish(ended: true) }
+    }
+
+    /// How many times the report file was written.
+    var writeCount: Int { output.withLock { $0.writes } }
+
+    private func flush() {
+        let go = schedule.withLock { schedule -> Bool in
+            schedule.pending = false
+            guard !schedule.ended else { return false }
+            schedule.lastWrite = .now
+            return true
+        }
+        if go { publish(ended: false) }
+    }
+
+    /// Builds the report (outside any lock: checking overrides runs the keys' `decode`) and writes it, unless the
+    /// final report was written already.
+    private func publish(ended: Bool) {
+        let coverage = engine.readCoverage()
+        let now = Date()
+        let report = ProgramReport(
+            programName: programName,
+            processIdentifier: getpid(),
+            processStart: processStart,
+            storePath: storePath,
+            startedAt: startedAt,
+            writtenAt: now,
+            endedAt: ended ? now : nil,
+            recordsReads: coverage.isRecording,
+            reads: coverage.reads,
+            unregistered: coverage.unregistered,
+            rejectedOverrides: engine.rejectedOverrides()
+        )
+        let problem = output.withLock { output -> String? in
+            guard !output.ended else { return nil }
+            if ended { output.ended = true }
+            do {
+                if !output.folderReady {
+                    try ProgramReportFile.prepare(folder: folder)
+                    pruneFinishedReports()
+                    output.folderReady = true
+                }
+                try ProgramReportFile.save(try report.encoded(), to: fileURL)
+                output.writes += 1
+                output.lastProblem = nil
+                return nil
+            } catch {
+                output.folderReady = false
+                let reason = "\(error)"
+                defer { output.lastProblem = reason }
+                return output.lastProblem == reason ? nil : reason
+            }
+        }
+        if let problem { onWarning?(.programReportNotWritten(path: fileURL.path, reason: problem)) }
+    }
+
+    /// Removes the oldest finished (ended or stale) reports of this program beyond the newest
+    /// `keptFinishedReports`, so a program that runs often does not fill the folder, and temporary files left by
+    /// writers that died mid-write. Running programs' files and other programs' reports are never touched.
+    private func pruneFinishedReports() {
+        let finished = ProgramReports.read(folder: folder).reports
+            .filter { $0.programName == programName && $0.status != .running && $0.fileURL != fileURL }
+            .sorted { $0.writtenAt > $1.writtenAt }
+        for report in finished.dropFirst(keptFinishedReports) {
+            if let url = report.fileURL { unlink(url.path) }
+        }
+        // `.<report>.tmp-<pid>-<random>`, see `ProgramReportFile.save`.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(".") && name.contains(".json.tmp-") {
+            let fields = name.split(separator: "-")
+            guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]),
+                !ProcessLiveness.isRunning(pid: pid, startIdentity: nil)
+            else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+}

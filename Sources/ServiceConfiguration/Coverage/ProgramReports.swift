@@ -1,0 +1,78 @@
+package import Foundation
+
+/// Finds and reads the reports running programs publish beside their override store (see ``ProgramReport``).
+///
+/// ```swift
+/// let listing = ProgramReports.read(forStoreAt: store.url)
+/// for report in listing.reports { print(report.label, report.reads.count, "keys read") }
+/// for problem in listing.problems { print("warning:", problem) }
+/// ```
+///
+/// Where: `<folder of the store file, symbolic links resolved>/programs/<program>-<pid>-<instance>.json`, one file
+/// per service (a process may run several; `<instance>` is random), `<program>` reduced to letters, digits, `.`,
+/// `_` and `-`. Reading never changes the folder: files it cannot read are returned as problems, reports of
+/// processes that are gone are returned with status ``ProgramReport/Status/stale``.
+package enum ProgramReports {
+    /// The name of the folder beside the store that holds the reports.
+    package static let folderName = "programs"
+
+    /// The folder in which programs using the store at `storeURL` publish their reports.
+    package static func folder(forStoreAt storeURL: URL) -> URL {
+        resolvedStorePath(storeURL).deletingLastPathComponent().appendingPathComponent(folderName, isDirectory: true)
+    }
+
+    /// The store's path as reports record it: absolute, standardized, symbolic links resolved.
+    package static func resolvedStorePath(_ storeURL: URL) -> URL {
+        storeURL.standardizedFileURL.resolvingSymlinksInPath()
+    }
+
+    /// The reports of programs that use the store at `storeURL` (reports in its folder that name another store, as
+    /// when two stores share a folder, are left out).
+    package static func read(forStoreAt storeURL: URL) -> ProgramReportListing {
+        var listing = read(folder: folder(forStoreAt: storeURL))
+        let path = resolvedStorePath(storeURL).path
+        listing.reports.removeAll { report in report.storePath.map { $0 != path } ?? false }
+        return listing
+    }
+
+    /// Every report in `folder` (none when the folder does not exist), each with its ``ProgramReport/status``
+    /// judged now.
+    package static func read(folder: URL) -> ProgramReportListing {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return ProgramReportListing(reports: [], problems: [])
+        } catch {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+                return ProgramReportListing(reports: [], problems: [])
+            }
+            return ProgramReportListing(
+                reports: [], problems: [.init(url: folder, problem: "cannot list the folder: \(error)")])
+        }
+        var reports: [ProgramReport] = []
+        var problems: [ProgramReportListing.Problem] = []
+        for name in names.sorted() where !name.hasPrefix(".") && name.hasSuffix(".json") {
+            let url = folder.appendingPathComponent(name)
+            do {
+                var report = try ProgramReport(decoding: ProgramReportFile.load(url))
+                report.fileURL = url
+                report.status = status(of: report)
+                reports.append(report)
+            } catch {
+                problems.append(.init(url: url, problem: "\(error)"))
+            }
+        }
+        reports.sort { ($0.startedAt, $0.processIdentifier) > ($1.startedAt, $1.processIdentifier) }
+        return ProgramReportListing(reports: reports, problems: problems)
+    }
+
+    /// Whether the report's writer still runs: ended reports are ended; otherwise the process must exist and, where
+    /// the system can tell, be the one that started when the report says.
+    static func status(of report: ProgramReport) -> ProgramReport.Status {
+        if report.endedAt != nil { return .ended }
+        return ProcessLiveness.isRunning(pid: report.processIdentifier, startIdentity: report.processStart)
+            ? .running : .stale
+    }
+}

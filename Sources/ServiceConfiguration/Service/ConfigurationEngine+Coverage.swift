@@ -1,0 +1,148 @@
+import Foundation
+
+/// Read coverage: which keys the program read and when, keys read but missing from the catalog, and overrides the
+/// program's own `decode` rejects. Everything here runs on the slow path or on demand, never on a warm read.
+extension ConfigurationEngine {
+    /// What a change hook (see ``setChangeHook(_:)``) is told.
+    package enum CoverageChange: Sendable {
+        /// A read was recorded: the first read of the engine, of a key, of a key's changed value, or of an
+        /// unregistered key.
+        case reads
+        /// The override or server layer changed (a rejected override or a read value may have changed with it).
+        case layers
+    }
+
+    /// What recording one read found, acted on outside the lock by ``finish(_:_:)``.
+    struct ReadEvent: Sendable {
+        /// Something new was recorded: the hook to call, if any.
+        var hook: (@Sendable (CoverageChange) -> Void)?
+        var recorded = false
+        /// The key is read without being in the catalog, and was not reported yet.
+        var unregistered = false
+    }
+
+    /// Records a read of `K` that saw `layers`. Runs under the lock; does nothing that can call user code.
+    func record<K: ConfigurationKey>(_ key: K.Type, layers: RawLayers, in state: inout State) -> ReadEvent {
+        var event = ReadEvent()
+        if recordsReads, state.coverage.recordRead(of: K.name, keyType: K.self, layers: layers) {
+            event.recorded = true
+        }
+        if !state.hasBeenRead {
+            state.hasBeenRead = true
+            event.recorded = true
+        }
+        if event.recorded { event.hook = state.changeHook }
+        event.unregistered = state.coverage.unregistered[K.name] == nil && state.isUnregistered(K.name)
+        return event
+    }
+
+    /// Acts on a recorded read, outside the lock: reports an unregistered key, announces new coverage.
+    func finish<K: ConfigurationKey>(_ key: K.Type, _ event: ReadEvent) {
+        if event.unregistered { noteUnregistered(K.self) }
+        if event.recorded { event.hook?(.reads) }
+    }
+
+    /// Records a read of `K` from a snapshot that saw `layers` and resolved to `rejections`.
+    func recordSnapshotRead<K: ConfigurationKey>(
+        _ key: K.Type, layers: RawLayers, rejections: [ConfigurationRejection]
+    ) {
+        let event = state.withLock { record(K.self, layers: layers, in: &$0) }
+        noteRejectedOverride(of: K.name, in: rejections)
+        finish(K.self, event)
+    }
+
+    /// Records `keyType` as unregistered (if it still is and was not recorded yet) and warns once.
+    func noteUnregistered(_ keyType: any ConfigurationKey.Type) {
+        let key = UnregisteredConfigurationKey(keyType, firstRead: Date())
+        let hook = state.withLock { state -> (@Sendable (CoverageChange) -> Void)?? in
+            guard state.coverage.unregistered[key.name] == nil, state.isUnregistered(key.name) else { return nil }
+            state.coverage.unregistered[key.name] = key
+            return .some(state.changeHook)
+        }
+        guard let hook else { return }
+        onWarning?(.unregisteredKey(key))
+        hook?(.reads)
+    }
+
+    /// Warns once per overridden value that the key's `decode` rejected on a read.
+    func noteRejectedOverride(of name: String, in rejections: [ConfigurationRejection]) {
+        guard let rejection = rejections.first(where: { $0.source == .overridden }), let onWarning else { return }
+        let first = state.withLock {
+            $0.coverage.warnedRejections.insert(.init(name: name, value: rejection.rawValue)).inserted
+        }
+        if first {
+            onWarning(.rejectedOverride(.init(name: name, value: rejection.rawValue, reason: rejection.reason)))
+        }
+    }
+
+    /// Sets the function called (outside the lock, on the thread that caused it) whenever new reads are recorded or
+    /// the layers change.
+    package func setChangeHook(_ hook: (@Sendable (CoverageChange) -> Void)?) {
+        state.withLock { $0.changeHook = hook }
+    }
+
+    /// Which keys were read and when, and which unregistered keys were read. Sorting happens outside the lock.
+    package func readCoverage() -> ConfigurationReadCoverage {
+        let (reads, unregistered) = state.withLock { state in
+            (
+                state.coverage.reads.map { name, record in
+                    ConfigurationReadCoverage.Read(
+                        name: name,
+                        firstRead: record.firstRead,
+                        currentValueFirstRead: record.layers == state.layers(for: name) ? record.layersFirstRead : nil
+                    )
+                },
+                Array(state.coverage.unregistered.values)
+            )
+        }
+        return ConfigurationReadCoverage(
+            reads: reads.sorted { $0.name < $1.name },
+            unregistered: unregistered.sorted { $0.name < $1.name },
+            isRecording: recordsReads
+        )
+    }
+
+    /// The overrides that their keys' `decode` (this program's code) refuses, sorted by key name.
+    ///
+    /// Only overrides of keys this engine knows (from its catalog or from typed use) are checked. Each value is
+    /// decoded once, outside the lock, and the verdict kept until the override changes.
+    package func rejectedOverrides() -> [ConfigurationRejectedOverride] {
+        typealias Pending = (key: ReadCoverageState.OverrideValue, descriptor: ConfigurationKeyDescriptor)
+        let (known, pending) = state.withLock { state -> ([ConfigurationRejectedOverride], [Pending]) in
+            var known: [ConfigurationRejectedOverride] = []
+            var pending: [Pending] = []
+            var verdicts: [ReadCoverageState.OverrideValue: String?] = [:]
+            for (name, value) in state.overrides {
+                guard let descriptor = state.descriptors[name] else { continue }
+                let key = ReadCoverageState.OverrideValue(name: name, value: value)
+                if let verdict = state.coverage.overrideVerdicts[key] {
+                    verdicts[key] = verdict
+                    if let reason = verdict { known.append(.init(name: name, value: value, reason: reason)) }
+                } else {
+                    pending.append((key, descriptor))
+                }
+            }
+            state.coverage.overrideVerdicts = verdicts
+            return (known, pending)
+        }
+        var checked: [ConfigurationRejectedOverride] = []
+        var verdicts: [ReadCoverageState.OverrideValue: String?] = [:]
+        for (key, descriptor) in pending {
+            do {
+                _ = try descriptor.validate(key.value)
+                verdicts[key] = .some(nil)
+            } catch {
+                verdicts[key] = .some(error.description)
+                checked.append(.init(name: key.name, value: key.value, reason: error.description))
+            }
+        }
+        if !verdicts.isEmpty {
+            state.withLock { state in
+                for (key, verdict) in verdicts where state.overrides[key.name] == key.value {
+                    state.coverage.overrideVerdicts[key] = verdict
+                }
+            }
+        }
+        return (known + checked).sorted { ($0.name, $0.value) < ($1.name, $1.value) }
+    }
+}

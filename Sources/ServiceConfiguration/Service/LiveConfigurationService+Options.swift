@@ -1,0 +1,45 @@
+public import Foundation
+
+extension LiveConfigurationService {
+    /// How a ``LiveConfigurationService`` records reads, reports warnings and publishes its program report.
+    ///
+    /// ```swift
+    /// var options = LiveConfigurationService.Options()
+    /// options.onWarning = { warning in logger.warning("\(warning.description)") }
+    /// options.programName = "MyApp"
+    /// let service = LiveConfigurationService(catalog: catalog, overrideStore: store, options: options)
+    /// ```
+    public struct Options: Sendable {
+        /// Whether the service records, per key, when it was first read in this run and whether the current value
+        /// was read (see ``LiveConfigurationService/readCoverage()``). On by default: recording happens only on the
+        /// slow path a read takes anyway (the first read of a key after start or after a change), so a warm read
+        /// costs the same either way (`config-benchmarks reads` measures both). Keys read but missing from the
+        /// catalog are detected either way.
+        public var recordsReads: Bool
+        /// Receives each ``ConfigurationWarning`` once, outside the service's locks, on the thread that caused it.
+        /// By default warnings go to standard error; pass your logger, or `nil` to drop them.
+        public var onWarning: (@Sendable (ConfigurationWarning) -> Void)?
+        /// The name the program report gives this program; by default the process name.
+        public var programName: String
+        /// Whether a service with an override store publishes its program report beside the store (see
+        /// ``LiveConfigurationService/programReportURL``). On by default; a service without a store never publishes.
+        public var publishesProgramReport: Bool
+        /// The shortest time between two writes of the program report.
+        package var programReportInterval: Duration = .seconds(1)
+        /// How many finished reports of this program (ended or stale) a new service keeps in the programs folder.
+        package var keptFinishedReports = 5
+
+        /// Creates options; every parameter has the default described on its property.
+        public init(
+            recordsReads: Bool = true,
+            onWarning: (@Sendable (ConfigurationWarning) -> Void)? = ConfigurationWarning.printToStandardError,
+            programName: String = ProcessInfo.processInfo.processName,
+            publishesProgramReport: Bool = true
+        ) {
+            self.recordsReads = recordsReads
+            self.onWarning = onWarning
+            self.programName = programName
+            self.publishesProgramReport = publishesProgramReport
+        }
+    }
+}
