@@ -55,7 +55,7 @@ enum DemoServerSync {
             interval.map { interval -> String in
                 let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
                 return seconds == seconds.rounded() ? " every \(Int(seconds)) s" : " every \(seconds) s"
-            } ?? " at start"
+            } ?? (source.pushesChanges ? ", watched" : " at start")
         say(
             "config-demo: server values from \(VisibleText.escaped(source.location))\(every); snapshot "
                 + VisibleText.escaped(sync.snapshotURL?.path ?? "none") + "; " + describe(sync.status))

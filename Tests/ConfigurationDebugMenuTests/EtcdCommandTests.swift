@@ -4,6 +4,10 @@ import SharedTestSupport
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `config-menu` and `config-demo` with `--store etcd://...` and `--server-url etcd://...`, against a real etcd.
 @Suite(
     "config-menu and config-demo on etcd: the store and the server values",
@@ -97,6 +101,31 @@ struct EtcdCommandTests {
         let bare = try run(["list", "--store", "etcd://127.0.0.1:2379"])
         #expect(bare.status == 2 && bare.error.contains("names no prefix"))
         try etcd.etcdctl(["del", "--prefix", prefix + "/"])
+    }
+
+    @Test(
+        "an etcd that hangs (SIGSTOP): config-menu set fails with the endpoint and the timeout, exit 4, no hang",
+        .timeLimit(.minutes(1)))
+    func hungEtcd() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.start()
+        let store = etcd.url(prefix: prefix).absoluteString
+        #expect(try run(["set", "function.album.like.enabled", "Y", "--store", store]).status == 0)
+        let pid = etcd.processID
+        #expect(pid > 0 && kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        let started = Date()
+        let set = try run(["set", "function.chat.typing_interval_ms", "6000", "--store", store])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(set.status == 4, "\(set.error)")
+        #expect(set.error.hasPrefix("config-menu: \(store): cannot read the overrides from etcd: "), "\(set.error)")
+        #expect(set.error.contains("etcd did not answer within 5 s"), "\(set.error)")
+        // Two reads of 5 s at most (the service reads the store twice as it starts); a hang would never end.
+        #expect(elapsed < 14, "took \(elapsed) s")
+        #expect(kill(pid, SIGCONT) == 0)
+        let after = try run(["list", "--overridden", "--store", store])
+        #expect(after.status == 0 && after.output.contains("function.album.like.enabled  Y"), "\(after.error)")
+        #expect(!after.output.contains("typing_interval_ms"), "the change that failed was not made")
     }
 
     @Test("config-menu sync --server-url etcd:// prints what changed")
