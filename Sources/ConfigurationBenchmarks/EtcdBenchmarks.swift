@@ -169,7 +169,10 @@ func etcdBenchmarks() throws {
     print("|---|---:|---:|---:|---|")
     printRow(
         "etcd: `set` in one process -> change callback in another (transaction, then watch)", latency["etcd"]!,
-        unit: "ms", note: "the set itself: \(String(format: "%.2f", median(writes["etcd"]!))) ms (a read, then a txn)")
+        unit: "ms",
+        note:
+            "the set itself: \(String(format: "%.2f", median(writes["etcd"]!))) ms (a new process: a range, then a txn)"
+    )
     printRow(
         "file: `set` in one process -> change callback in another (atomic replace, then inotify)", latency["file"]!,
         unit: "ms", note: "the set itself: \(String(format: "%.2f", median(writes["file"]!))) ms")
