@@ -83,4 +83,39 @@ struct EtcdHangTests {
         _ = await sync.sync()
         #expect(sync.status.state.name == "fresh" && service.count == 7)
     }
+
+    @Test(
+        "a watching store notices an etcd that hangs within its check interval, and recovers when it answers again",
+        .timeLimit(.minutes(1)))
+    func watchOfStoppedEtcd() async throws {
+        let etcd = try EtcdTestServer.start()
+        let endpoint = try EtcdEndpoint(url: etcd.url(prefix: "/hang/watched"), environment: [:])
+        let store = EtcdOverrideStore(
+            endpoint: endpoint, timeout: .seconds(1),
+            backoff: ServerSyncBackoff(initial: .milliseconds(100), maximum: .milliseconds(300)),
+            watchCheckInterval: .milliseconds(300))
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(), overrideStore: store, overridePolicy: .allBuilds)
+        let writer = try EtcdFixture.store(etcd, prefix: "/hang/watched")
+        try writer.modify { $0[Fixture.CountKey.name] = OverrideEntry(value: "3") }
+        #expect(await pollUntil(within: 10) { service.count == 3 }, "live through the watch")
+        #expect(store.liveReloadProblem == nil)
+
+        let pid = etcd.processID
+        #expect(pid > 0 && kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        // Silent, not closed: only the check can tell (the stream's own limit is 15 minutes).
+        #expect(await pollUntil(within: 10) { store.liveReloadProblem != nil }, "the hang is noticed")
+        let problem = store.liveReloadProblem ?? ""
+        #expect(problem.contains("etcd://127.0.0.1:\(etcd.port)/hang/watched"), "\(problem)")
+        #expect(problem.contains("did not answer within 1 s"), "\(problem)")
+        #expect(problem.contains("the overrides last read keep applying"), "\(problem)")
+        #expect(service.count == 3, "and the override keeps applying")
+
+        #expect(kill(pid, SIGCONT) == 0)
+        #expect(await pollUntil(within: 10) { store.liveReloadProblem == nil }, "the watch is set up again")
+        try writer.modify { $0[Fixture.CountKey.name] = OverrideEntry(value: "4") }
+        #expect(await pollUntil(within: 10) { service.count == 4 }, "live again")
+        store.stopWatching()
+    }
 }

@@ -21,7 +21,8 @@ public import Foundation
 ///   transactions.
 /// - **Live**: ``startWatching(_:)`` follows the prefix with a watch from the revision after the last read, set up
 ///   again with backoff when the stream drops (resuming from the last revision seen) and after a full read when
-///   those revisions were compacted; ``liveReloadProblem`` says when it is down.
+///   those revisions were compacted; every 30 s it checks that etcd still answers (an etcd that hangs closes
+///   nothing), and ``liveReloadProblem`` says when it is down.
 /// - **Tolerant**: an entry that is not valid (not JSON, no `"value"`, a key name that is not UTF-8, ...) is kept
 ///   untouched, listed in ``problems`` and not applied; entries for unknown keys are kept (orphans).
 /// - **Bounded**: entries past ``OverrideStoreLimits`` are refused before anything is written.
@@ -75,12 +76,14 @@ public final class EtcdOverrideStore: OverrideStore {
         self.init(endpoint: endpoint, timeout: timeout)
     }
 
-    /// Creates a store for `endpoint`, with the watch's backoff replaceable (for tests).
+    /// Creates a store for `endpoint`, with the watch's backoff and the interval of its checks that etcd still
+    /// answers (``EtcdClient/watchCheckInterval``) replaceable (for tests).
     package init(
         endpoint: EtcdEndpoint, timeout: Duration = .seconds(5),
-        backoff: ServerSyncBackoff = ServerSyncBackoff(initial: .milliseconds(500), maximum: .seconds(30))
+        backoff: ServerSyncBackoff = ServerSyncBackoff(initial: .milliseconds(500), maximum: .seconds(30)),
+        watchCheckInterval: Duration? = .seconds(30)
     ) {
-        client = EtcdClient(endpoint: endpoint, timeout: timeout)
+        client = EtcdClient(endpoint: endpoint, timeout: timeout, watchCheckInterval: watchCheckInterval)
         url = URL(string: endpoint.location) ?? endpoint.baseURL
         self.backoff = backoff
         state = Locked(State(records: EtcdOverrideRecords(endpoint: endpoint)))

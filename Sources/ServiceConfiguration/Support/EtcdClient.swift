@@ -31,13 +31,20 @@ package final class EtcdClient: Sendable {
     /// stays silent this long.
     package static let watchSilenceLimit: TimeInterval = 900
 
+    /// How often a running watch checks that etcd still answers (a small count-only read of the prefix, bounded by
+    /// ``timeout``), or `nil` for never. A stopped or cut-off etcd sends nothing and closes nothing, so the watch
+    /// alone would notice only after ``watchSilenceLimit``; the check ends it within this interval plus the timeout.
+    package let watchCheckInterval: Duration?
+
     package init(
         endpoint: EtcdEndpoint, timeout: Duration = .seconds(5),
-        maximumResponseSize: Int = EtcdClient.defaultMaximumResponseSize
+        maximumResponseSize: Int = EtcdClient.defaultMaximumResponseSize,
+        watchCheckInterval: Duration? = .seconds(30)
     ) {
         self.endpoint = endpoint
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
+        self.watchCheckInterval = watchCheckInterval
         if case .token(let given) = endpoint.credentials {
             token = Locked(given)
         } else {
@@ -216,8 +223,40 @@ package final class EtcdClient: Sendable {
                         }
                     }
                 })
+            scheduleCheck(of: watch, ended: ended, on: queue, handler: handler)
         }
         return watch
+    }
+
+    /// After ``watchCheckInterval``, checks that etcd answers a small read; when it does not (it timed out, or
+    /// cannot be reached), ends `watch` with that failure, so its owner reports the problem and sets it up again.
+    private func scheduleCheck(
+        of watch: EtcdWatch, ended: Locked<Bool>, on queue: DispatchQueue,
+        handler: @escaping @Sendable (Result<EtcdWatchMessage, EtcdError>) -> Void
+    ) {
+        guard let interval = watchCheckInterval else { return }
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0.01, seconds)) { [weak self, weak watch] in
+            guard let self, let watch, !watch.isCancelled, !ended.withLock({ $0 }) else { return }
+            do throws(EtcdError) {
+                _ = try call(
+                    "/v3/kv/range",
+                    ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd), "count_only": true],
+                    watch.cancellation)
+            } catch  where error.kind == .timedOut || error.kind == .unreachable {
+                queue.async {
+                    guard !watch.isCancelled, !ended.withLock({ $0 }) else { return }
+                    ended.withLock { $0 = true }
+                    watch.cancel()
+                    handler(.failure(EtcdError(error.kind, "etcd stopped answering while watched (\(error.reason))")))
+                }
+                return
+            } catch {
+                // Refused (permissions changed, a token to renew...) or cancelled: the watch itself will say so.
+                guard error.kind != .cancelled else { return }
+            }
+            scheduleCheck(of: watch, ended: ended, on: queue, handler: handler)
+        }
     }
 
     // MARK: The wire
