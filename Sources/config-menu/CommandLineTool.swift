@@ -244,7 +244,9 @@ struct ToolContext {
             catalog: catalog,
             overrideStore: store,
             watchMode: watch ? .automatic : nil,
-            overridePolicy: .allBuilds  // the tool edits overrides, in a release build too
+            overridePolicy: .allBuilds,  // the tool edits overrides, in a release build too
+            // The tool is not the program under test: it publishes no read-coverage report of its own.
+            options: .init(publishesProgramReport: false)
         )
         if let error = store.lastError, error.kind != .corrupt { throw error }
         let problems = store.problems

@@ -46,12 +46,15 @@ struct Commands {
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
         let snapshot = ConfigurationStatusSnapshot(service: context.service)
+        let rejections = ProgramRejection.current(for: context.store)
         var reports: [KeyReport] = []
         for descriptor in scope?.keys ?? context.catalog.keys {
             let status = snapshot.status(of: descriptor)
             if onlyOverridden, status.override == nil, status.storeProblems.isEmpty { continue }
-            if onlyProblems, !status.hasProblem { continue }
-            reports.append(KeyReport(descriptor: descriptor, status: status))
+            var report = KeyReport(descriptor: descriptor, status: status)
+            report.rejectedByPrograms = rejections[descriptor.name] ?? []
+            if onlyProblems, !report.hasProblem { continue }
+            reports.append(report)
         }
         if scope == nil {
             reports += snapshot.orphans { context.catalog.descriptor(named: $0) != nil }.map(KeyReport.init(orphan:))
@@ -69,7 +72,7 @@ struct Commands {
         let name = try arguments(1...1, "one key name")[0]
         let context = try ToolContext(invocation)
         let snapshot = ConfigurationStatusSnapshot(service: context.service)
-        let report: KeyReport
+        var report: KeyReport
         if let descriptor = context.catalog.descriptor(named: name) {
             report = KeyReport(descriptor: descriptor, status: snapshot.status(of: descriptor))
         } else if let orphan = snapshot.orphans(isKnown: { $0 != name }).first {
@@ -77,6 +80,7 @@ struct Commands {
         } else {
             throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
         }
+        report.rejectedByPrograms = ProgramRejection.current(for: context.store)[name] ?? []
         try Output.line(json ? JSONWriter.string(report.json) : report.details)
         try context.failIfCorrupt()
     }

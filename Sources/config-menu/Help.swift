@@ -79,13 +79,14 @@ enum Help {
         Orphaned overrides (keys not in the catalog) are listed last when no SCOPE is given.
 
           --overridden            only keys with an override
-          --problems              only keys with a rejected value, a stale override, or a stored
-                                  entry that is not applied or has an unreadable field (* flag),
-                                  and orphans
+          --problems              only keys with a rejected value, a stale override, an override a
+                                  running program refused, or a stored entry that is not applied or
+                                  has an unreadable field (* flag), and orphans
           --json                  a JSON array; each element has: name, scope, title, type, control,
                                   value, source (overridden|server|default), default, server,
                                   override ({value, setAt, serverValueWhenSet, note} or null),
-                                  rejections ([{source, value, reason}]), stale, orphan,
+                                  rejections ([{source, value, reason}]), rejectedByPrograms
+                                  ([{program, pid, status, reason}]), stale, orphan,
                                   storeProblems ([{field, reason, stored, applied}])
 
         A store that is not the format at all is reported and nothing from it applies: the list

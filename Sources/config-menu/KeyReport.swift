@@ -11,6 +11,8 @@ struct KeyReport {
     var type: String?
     var control: String?
     var defaultValue: String?
+    /// Running programs that refused this key's override (read from their reports beside the store).
+    var rejectedByPrograms: [ProgramRejection] = []
 
     init(descriptor: ConfigurationKeyDescriptor, status: ConfigurationKeyStatus) {
         self.status = status
@@ -37,10 +39,14 @@ struct KeyReport {
     var storeProblems: [OverrideStoreProblem] { status.storeProblems }
     var isQuarantined: Bool { status.isQuarantined }
 
-    /// The menu's marks: `!` server value rejected, `✗` override not applied, `~` stale, `?` orphan, `⚠` a stored
+    /// Whether `list --problems` lists the key.
+    var hasProblem: Bool { status.hasProblem || !rejectedByPrograms.isEmpty }
+
+    /// The menu's marks: `!` server value rejected, `✗` override not applied (here or by a running program), `~` stale, `?` orphan, `⚠` a stored
     /// field could not be read.
     var flags: String {
-        (status.isServerValueRejected ? "!" : "") + (status.isOverrideNotApplied ? "✗" : "") + (stale ? "~" : "")
+        (status.isServerValueRejected ? "!" : "")
+            + (status.isOverrideNotApplied || !rejectedByPrograms.isEmpty ? "✗" : "") + (stale ? "~" : "")
             + (orphan ? "?" : "") + (storeProblems.contains(where: \.isApplied) ? "⚠" : "")
     }
 
@@ -73,6 +79,17 @@ struct KeyReport {
                         .object([
                             ("source", .string($0.source.rawValue)), ("value", .string($0.rawValue)),
                             ("reason", .string($0.reason)),
+                        ])
+                    }
+                )
+            ),
+            (
+                "rejectedByPrograms",
+                .array(
+                    rejectedByPrograms.map {
+                        .object([
+                            ("program", .string($0.programName)), ("pid", .number(String($0.processIdentifier))),
+                            ("status", .string($0.status)), ("reason", .string($0.reason)),
                         ])
                     }
                 )
@@ -117,7 +134,7 @@ struct KeyReport {
         }
         lines.append("")
         lines.append(
-            "flags: ! the server value is rejected, ✗ the override is not applied, ~ stale override, ? orphaned "
+            "flags: ! the server value is rejected, ✗ the override is not applied (here or by a running program), ~ stale override, ? orphaned "
                 + "override, ⚠ a stored field could not be read (see get KEY)")
         return lines.joined(separator: "\n")
     }
@@ -147,6 +164,9 @@ struct KeyReport {
                 overrideLine += "  not applied: \(show(rejection.reason))"
             }
             lines.append(overrideLine)
+            for rejection in rejectedByPrograms {
+                lines.append("  rejected by \(rejection.label): \(show(rejection.reason))")
+            }
             if stale {
                 lines.append(
                     "  stale: the server sent \(quoted(override.serverValueWhenSet)) when it was set and sends \(quoted(server)) now"

@@ -22,15 +22,21 @@ enum ProgramReportFile {
         }
     }
 
-    /// Creates `folder` (and missing parents) with mode 0700, and refuses a folder that is a symbolic link, belongs
-    /// to another user, or that other users can write to.
-    static func prepare(folder: URL) throws(Failure) {
+    /// Creates `folder` with mode 0700 (and its missing parents when `createParents`), and refuses a folder that is
+    /// a symbolic link, belongs to another user, or that other users can write to.
+    ///
+    /// A publisher creates parents only before its first report: a store folder someone deletes while the program
+    /// runs is theirs to recreate, and creating it again mid-deletion would make their `rm -r` fail.
+    static func prepare(folder: URL, createParents: Bool) throws(Failure) {
         let path = folder.path
         var missing: [String] = []
         var current = path
         while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
             missing.append(current)
             current = (current as NSString).deletingLastPathComponent
+        }
+        if missing.count > 1, !createParents {
+            throw Failure(description: "the folder \(missing[missing.count - 1]) no longer exists")
         }
         for directory in missing.reversed() where mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw .system("cannot create the folder \(directory)", errno)

@@ -150,7 +150,7 @@ final class ProgramReportPublisher: Sendable {
             if ended { output.ended = true }
             do {
                 if !output.folderReady {
-                    try ProgramReportFile.prepare(folder: folder)
+                    try ProgramReportFile.prepare(folder: folder, createParents: output.writes == 0)
                     pruneFinishedReports()
                     output.folderReady = true
                 }

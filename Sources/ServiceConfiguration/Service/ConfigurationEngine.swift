@@ -18,18 +18,15 @@ package final class ConfigurationEngine: Sendable {
         var box: any AnyObject & Sendable
     }
 
-    struct Observer: Sendable {
-        var handler: @Sendable (Set<String>) -> Void
-        var finish: (@Sendable () -> Void)?
-    }
-
     struct State: Sendable {
         var server: [String: String]
         var overrides: [String: String]
         var generation: UInt64 = 1
         var decoded: [ObjectIdentifier: DecodedEntry] = [:]
         var descriptors: [String: ConfigurationKeyDescriptor] = [:]
-        var registeredCatalogs: Set<ObjectIdentifier> = []
+        /// The catalogs registered so far, kept alive: an identifier of a freed catalog could be reused by the next
+        /// one, which would then be taken for a catalog registered before.
+        var registeredCatalogs: [ObjectIdentifier: ConfigurationCatalog.Identity] = [:]
         /// Names whose descriptors were learned from a typed read or write, not from a catalog.
         var learnedNames: Set<String> = []
         var coverage = ReadCoverageState()
@@ -37,8 +34,6 @@ package final class ConfigurationEngine: Sendable {
         var hasBeenRead = false
         /// Called (outside the lock) after reads are recorded and after the layers change: the program report.
         var changeHook: (@Sendable (CoverageChange) -> Void)?
-        var observers: [UInt64: Observer] = [:]
-        var nextObserverID: UInt64 = 1
 
         func layers(for name: String) -> RawLayers {
             RawLayers(override: overrides[name], server: server[name])
@@ -52,7 +47,9 @@ package final class ConfigurationEngine: Sendable {
 
         /// Adds a catalog's keys; returns `false` when this catalog was registered before.
         mutating func add(_ catalog: ConfigurationCatalog) -> Bool {
-            guard registeredCatalogs.insert(ObjectIdentifier(catalog.identity)).inserted else { return false }
+            let id = ObjectIdentifier(catalog.identity)
+            guard registeredCatalogs[id] == nil else { return false }
+            registeredCatalogs[id] = catalog.identity
             descriptors.reserveCapacity(descriptors.count + catalog.keyCount)
             for scope in catalog.scopes {
                 for descriptor in scope.keys { descriptors[descriptor.name] = descriptor }
@@ -77,6 +74,8 @@ package final class ConfigurationEngine: Sendable {
     /// Whether this engine applies overrides: the layer is compiled in and the policy allows it in this build.
     package let overridesEnabled: Bool
     let state: Locked<State>
+    /// Who hears about changed keys.
+    private let observers = ObserverRegistry<Set<String>>()
     @usableFromInline let generation = Atomic<UInt64>(1)
     @usableFromInline let readCache: StripedMutex<ReadCacheTable>
     /// Whether reads are recorded with their times (see ``readCoverage()``).
@@ -108,8 +107,7 @@ package final class ConfigurationEngine: Sendable {
     }
 
     deinit {
-        let observers = state.withLock { $0.observers.values }
-        for observer in observers { observer.finish?() }
+        observers.finishAll()
     }
 
     // MARK: Reading
@@ -280,7 +278,7 @@ package final class ConfigurationEngine: Sendable {
     private func update(touching names: Set<String>?, _ mutate: (inout State) -> Void) {
         typealias Transition = (old: RawLayers, new: RawLayers, descriptor: ConfigurationKeyDescriptor?)
         let (transitions, observers, hook) = state.withLock {
-            state -> ([String: Transition], [Observer], (@Sendable (CoverageChange) -> Void)?) in
+            state -> ([String: Transition], [@Sendable (Set<String>) -> Void], (@Sendable (CoverageChange) -> Void)?) in
             let before = (server: state.server, overrides: state.overrides)
             mutate(&state)
             var transitions: [String: Transition] = [:]
@@ -300,7 +298,9 @@ package final class ConfigurationEngine: Sendable {
             guard !transitions.isEmpty else { return ([:], [], nil) }
             state.generation += 1
             generation.store(state.generation, ordering: .releasing)
-            return (transitions, state.observers.sorted { $0.key < $1.key }.map(\.value), state.changeHook)
+            // Taken under the state lock (the registry's lock nests inside it, never the other way round), so an
+            // observer added after this change is not told about it.
+            return (transitions, self.observers.handlers, state.changeHook)
         }
         hook?(.layers)
         let changed = Set(
@@ -310,7 +310,7 @@ package final class ConfigurationEngine: Sendable {
             }
         )
         guard !changed.isEmpty else { return }
-        for observer in observers { observer.handler(changed) }
+        for handler in observers { handler(changed) }
     }
 
     /// What counts as "the effective value" when deciding whether a key changed: the canonical wire string of the
@@ -328,14 +328,6 @@ package final class ConfigurationEngine: Sendable {
         _ handler: @escaping @Sendable (Set<String>) -> Void,
         finish: (@Sendable () -> Void)? = nil
     ) -> ConfigurationObservation {
-        let id = state.withLock { state in
-            defer { state.nextObserverID += 1 }
-            state.observers[state.nextObserverID] = Observer(handler: handler, finish: finish)
-            return state.nextObserverID
-        }
-        return ConfigurationObservation { [weak self] in
-            let removed = self?.state.withLock { $0.observers.removeValue(forKey: id) }
-            removed?.finish?()
-        }
+        observers.add(handler, finish: finish)
     }
 }

@@ -1,0 +1,31 @@
+import ServiceConfiguration
+
+/// Overrides that running programs refused (`"20 eur"` where the program's type wants `2000 EUR`), read from the
+/// program reports beside the store, so `list` and `get` show what the standalone tool cannot check itself.
+struct ProgramRejection: Hashable {
+    var programName: String
+    var processIdentifier: Int32
+    /// `running`, `ended` or `stale`.
+    var status: String
+    var reason: String
+
+    /// For example `MyApp (pid 4242, running)`, escaped for a terminal.
+    var label: String { "\(VisibleText.escaped(programName)) (pid \(processIdentifier), \(status))" }
+
+    /// The rejections of each key's current override by the running programs (or the latest one when none runs).
+    /// A rejection of a value the override no longer holds is left out: the program has not seen the new value yet.
+    static func current(for store: some OverrideStore) -> [String: [ProgramRejection]] {
+        guard let storeURL = store.localFileURL else { return [:] }
+        let overrides = store.entries
+        var result: [String: [ProgramRejection]] = [:]
+        for report in ProgramReports.read(forStoreAt: storeURL).runningOrLatest {
+            for rejected in report.rejectedOverrides where overrides[rejected.name]?.value == rejected.value {
+                result[rejected.name, default: []].append(
+                    ProgramRejection(
+                        programName: report.programName, processIdentifier: report.processIdentifier,
+                        status: report.status.rawValue, reason: rejected.reason))
+            }
+        }
+        return result
+    }
+}
