@@ -44,7 +44,8 @@ struct EtcdHangTests {
                 changeError = error
             }
         }
-        #expect(changing < .seconds(4), "one call's timeout (1 s), not a hang: \(changing)")
+        #expect(
+            changing < .seconds(10), "a call or two of 1 s (10 s: room for a loaded machine), not a hang: \(changing)")
         let changeMessage = changeError?.description ?? "no error"
         #expect(changeMessage.hasPrefix("\(location): "), "names the endpoint: \(changeMessage)")
         #expect(changeMessage.contains("etcd did not answer within 1 s"), "\(changeMessage)")
@@ -53,7 +54,7 @@ struct EtcdHangTests {
         // A read.
         var readError: OverrideStoreError?
         let reading = clock.measure { readError = store.reload() }
-        #expect(reading < .seconds(4), "\(reading)")
+        #expect(reading < .seconds(10), "\(reading)")
         #expect(
             readError?.description.contains("did not answer within 1 s") == true, "\(String(describing: readError))")
         #expect(store.entries.keys.sorted() == ["kept"], "the overrides last read keep applying")
@@ -67,10 +68,10 @@ struct EtcdHangTests {
                 fetchError = error
             }
         }
-        #expect(fetching < .seconds(4), "\(fetching)")
+        #expect(fetching < .seconds(10), "\(fetching)")
         #expect(fetchError?.kind == .timedOut && fetchError?.reason == "etcd did not answer within 1 s")
         let syncing = await clock.measure { _ = await sync.sync() }
-        #expect(syncing < .seconds(4), "\(syncing)")
+        #expect(syncing < .seconds(10), "\(syncing)")
         #expect(sync.status.source == "etcd://127.0.0.1:\(etcd.port)/hang/values")
         #expect(sync.status.lastError?.reason == "etcd did not answer within 1 s")
 
