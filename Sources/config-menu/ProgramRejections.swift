@@ -14,7 +14,7 @@ struct ProgramRejection: Hashable {
 
     /// The rejections of each key's current override by the running programs (or the latest one when none runs).
     /// A rejection of a value the override no longer holds is left out: the program has not seen the new value yet.
-    static func current(for store: some OverrideStore) -> [String: [ProgramRejection]] {
+    static func current(for store: any OverrideStore) -> [String: [ProgramRejection]] {
         guard let storeURL = store.localFileURL else { return [:] }
         let overrides = store.entries
         var result: [String: [ProgramRejection]] = [:]
