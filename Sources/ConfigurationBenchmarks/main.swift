@@ -5,6 +5,7 @@
 //     swift run -c release config-benchmarks store     # the override store only
 //     swift run -c release config-benchmarks menu      # the debug menu: start-up, memory, filtering, rendering
 //     swift run -c release config-benchmarks sync      # server values sync on loopback: 304, 5,000-key 200, memory
+//     swift run -c release config-benchmarks etcd      # a set in one process to the callback in another: etcd vs file
 //
 // Every figure is the median of several trials in this one process, so ratios compare like with like. Thread
 // scaling alternates one-thread and two-thread trials and reports the median of the per-trial ratios.
@@ -135,6 +136,11 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-writer
     exit(0)
 }
 
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--etcd-writer" {
+    try etcdWriterChild(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--menu-startup" {
     try menuStartupChild(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
@@ -146,14 +152,19 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory"
 }
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store", "menu", "sync"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store|menu|sync]")
+guard ["all", "reads", "store", "menu", "sync", "etcd"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store|menu|sync|etcd]")
     exit(2)
 }
 if section == "all" || section == "reads" { try readBenchmarks() }
 if section == "all" || section == "store" { try storeBenchmarks() }
 if section == "all" || section == "menu" { try menuBenchmarks() }
 if section == "all" || section == "sync" { try syncBenchmarks() }
+if section == "etcd" { try etcdBenchmarks() }
+if section == "all" {
+    // Everything else has run by now; a machine without etcd still gets the rest.
+    do { try etcdBenchmarks() } catch let error as BenchmarkError { print("\netcd: skipped: \(error)") }
+}
 
 func readBenchmarks() throws {
     let rules = (0..<12).map {

@@ -1,3 +1,4 @@
+import DemoConfiguration
 import Foundation
 import ServiceConfiguration
 
@@ -46,12 +47,15 @@ enum DemoServerSync {
         } catch {
             usage("--server-url: \(error.reason)")
         }
-        let sync = ServerValuesSync(source: source, service: service, snapshot: .besideStore, interval: interval)
+        // Beside a store file; with overrides on etcd, where the file would be (config-menu looks there too).
+        let snapshot: ServerSnapshotLocation =
+            service.overrideStore is FileOverrideStore ? .besideStore : .standard(appName: DemoConfiguration.appName)
+        let sync = ServerValuesSync(source: source, service: service, snapshot: snapshot, interval: interval)
         let every =
             interval.map { interval -> String in
                 let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
                 return seconds == seconds.rounded() ? " every \(Int(seconds)) s" : " every \(seconds) s"
-            } ?? " at start"
+            } ?? (source.pushesChanges ? ", watched" : " at start")
         say(
             "config-demo: server values from \(VisibleText.escaped(source.location))\(every); snapshot "
                 + VisibleText.escaped(sync.snapshotURL?.path ?? "none") + "; " + describe(sync.status))

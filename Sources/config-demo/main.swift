@@ -34,11 +34,12 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("-h") || arguments.contains("--help") {
     say(
         """
-        usage: config-demo [--store FILE] [--poll] [--server-url URL [--sync-interval SECONDS]]
+        usage: config-demo [--store FILE|URL] [--poll] [--server-url URL [--sync-interval SECONDS]]
 
         Reads the demo's keys through ServiceConfiguration and prints a line whenever an effective value
         changes. It shares its override store with config-menu (same default location, or --store FILE, or
-        $CONFIG_OVERRIDES_FILE), so changes made in the menu or with `config-menu set` appear here live.
+        $CONFIG_OVERRIDES_STORE, or $CONFIG_OVERRIDES_FILE), so changes made in the menu or with
+        `config-menu set` appear here live.
 
         What it read is published beside the store (programs/config-demo-PID-ID.json) for
         `config-menu coverage` and the menu: the start screen's keys are read at start, the profile
@@ -47,9 +48,12 @@ if arguments.contains("-h") || arguments.contains("--help") {
         SIGTERM ends the report (the tools then say "ended"; a killed demo's report says "stale").
 
           --store FILE              the override store (default: as config-menu)
+          --store etcd://HOST:PORT/PREFIX
+                                    overrides shared through etcd by every machine that reaches it
           --poll                    notice changes by polling the file every 250 ms instead of inotify
           --server-url URL          sync the server values from URL (a JSON object of key names to
-                                    strings) instead of using the demo's built-in ones; the last
+                                    strings, or etcd://HOST:PORT/PREFIX: one key per value, watched)
+                                    instead of using the demo's built-in ones; the last
                                     values are kept in server-snapshot.json beside the store, where
                                     config-menu shows them
           --sync-interval SECONDS   sync every SECONDS (default: at start only)
@@ -68,8 +72,17 @@ if let index = arguments.firstIndex(of: "--store") {
         fail("--store needs a file name, got an empty string (is a variable unset?)", status: 2)
     }
 }
-let url = storePath.map { URL(fileURLWithPath: $0) } ?? FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
-let store = FileOverrideStore(url: url)
+// A file, or overrides shared through etcd (`--store etcd://HOST:PORT/PREFIX`, or $CONFIG_OVERRIDES_STORE).
+let store: any OverrideStore
+do {
+    store =
+        try storePath.map { path in
+            OverrideStores.isEtcd(path)
+                ? try OverrideStores.store(for: path) : FileOverrideStore(url: URL(fileURLWithPath: path))
+        } ?? OverrideStores.defaultStore(appName: DemoConfiguration.appName)
+} catch {
+    fail("\(error)", status: 2)
+}
 let catalog = try DemoConfiguration.makeCatalog()
 let service = LiveConfigurationService(
     serverValues: DemoServerSync.url(in: arguments) == nil ? DemoConfiguration.serverValues : [:],
@@ -79,7 +92,8 @@ let service = LiveConfigurationService(
     overridePolicy: .allBuilds  // a debug tool: overrides are its purpose, in a release build too
 )
 if let problem = store.lastError {
-    guard problem.kind == .corrupt else { fail("\(problem)", status: 4) }
+    // etcd out of reach is no reason to stop: the store's watch connects when it is back.
+    guard problem.kind == .corrupt || store is EtcdOverrideStore else { fail("\(problem)", status: 4) }
     say("warning: \(problem)")
 }
 let notApplied = store.problems.filter { !$0.isApplied }
@@ -95,7 +109,11 @@ func describe(_ name: String) -> String {
     return text
 }
 
-say("config-demo: watching \(url.path) (Ctrl-C stops)")
+// Listening, and the values as they are, before the sync starts: its first change (which a nearby server delivers
+// in milliseconds) must not go unseen.
+let changes = service.changedKeyNames()
+var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
+say("config-demo: watching \(store.location) (Ctrl-C stops)")
 // Kept for the life of the program: the sync runs while it is referenced.
 let serverSync = DemoServerSync.start(arguments: arguments, service: service, say: say)
 let signalSources = DemoScreens.endReportOnSignals(service, say: say)
@@ -105,10 +123,9 @@ say("press Enter to open the profile screen (it reads 3 more keys); `config-menu
 say("")
 DemoScreens.openProfileOnEnter(service, say: say)
 
-var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
 let clock = DateFormatter()
 clock.dateFormat = "HH:mm:ss"
-for await names in service.changedKeyNames() {
+for await names in changes {
     for name in names.sorted() {
         let now = describe(name)
         say("\(clock.string(from: Date())) \(name): \(shown[name] ?? "—") -> \(now)")

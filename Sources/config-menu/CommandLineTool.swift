@@ -215,7 +215,7 @@ enum CommandLineTool {
 struct ToolContext {
     let catalog: ConfigurationCatalog
     let serverValues: [String: String]
-    let store: FileOverrideStore
+    let store: any OverrideStore
     let service: LiveConfigurationService
     let label: String
 
@@ -224,7 +224,7 @@ struct ToolContext {
     /// quarantined entries and unreadable fields are reported as warnings. The menu (`watch`) records its changes as
     /// the menu's, commands as the command line's.
     init(_ invocation: Invocation, watch: Bool = false) throws {
-        let storeURL = try Self.storeURL(invocation)
+        let store = try Self.store(invocation, origin: watch ? .menu : .cli)
         var defaultServerValues: [String: String] = [:]
         if let manifest = invocation.options["--manifest"] {
             catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: manifest))
@@ -246,7 +246,7 @@ struct ToolContext {
         serverValues =
             try invocation.options["--server-values"].map(Self.readServerValues)
             ?? ServerOptions.initialServerValues(invocation) ?? defaultServerValues
-        store = FileOverrideStore(url: storeURL, origin: watch ? .menu : .cli)
+        self.store = store
         service = LiveConfigurationService(
             serverValues: serverValues,
             catalog: catalog,
@@ -263,7 +263,7 @@ struct ToolContext {
         if !notApplied.isEmpty {
             CommandLineTool.report(
                 "warning: \(notApplied.count) override\(notApplied.count == 1 ? " is" : "s are") not applied (kept in "
-                    + "\(store.url.path) as found; `config-menu list --problems` lists them): "
+                    + "\(store.location) as found; `config-menu list --problems` lists them): "
                     + notApplied.prefix(5).map { "\($0.key): \($0.reason)" }.joined(separator: "; ")
                     + (notApplied.count > 5 ? "; ..." : ""))
         }
@@ -316,16 +316,46 @@ struct ToolContext {
         return scope
     }
 
-    /// The store file: `--store`, else the default location. An empty `--store` is a usage error (an unset
-    /// variable in a script); a folder is refused by the store itself ("this is a folder, not a file").
+    /// The store the options select: `--store FILE` or `--store etcd://HOST:PORT/PREFIX`, else
+    /// `$CONFIG_OVERRIDES_STORE`, else the default file. A URL that names no etcd prefix is a usage error.
+    /// The store the options name; a file store records its changes in the history as made by `origin` (an etcd
+    /// store keeps no history).
+    static func store(_ invocation: Invocation, origin: OverrideChangeOrigin = .cli) throws -> any OverrideStore {
+        guard let location = try storeLocation(invocation), OverrideStores.isEtcd(location) else {
+            return FileOverrideStore(url: try storeURL(invocation), origin: origin)
+        }
+        do {
+            return try OverrideStores.store(for: location)
+        } catch {
+            throw ToolError.usage(
+                "\(invocation.options["--store"] == nil ? OverrideStores.environmentVariable : "--store"): \(error.problem)"
+            )
+        }
+    }
+
+    /// `--store` as given, else `$CONFIG_OVERRIDES_STORE`; `nil` for the default file. An empty `--store` is a usage
+    /// error (an unset variable in a script).
+    static func storeLocation(_ invocation: Invocation) throws -> String? {
+        if let location = invocation.options["--store"] {
+            guard !location.isEmpty else {
+                throw ToolError.usage(
+                    "--store needs a file name or etcd://HOST:PORT/PREFIX, got an empty string (is a variable unset?)")
+            }
+            return location
+        }
+        guard let location = ProcessInfo.processInfo.environment[OverrideStores.environmentVariable],
+            !location.isEmpty
+        else { return nil }
+        return OverrideStores.isEtcd(location) ? location : (location as NSString).expandingTildeInPath
+    }
+
+    /// The store file (a folder is refused by the store itself: "this is a folder, not a file"). For an etcd store,
+    /// the default file: its folder is where the tools keep the server snapshot.
     static func storeURL(_ invocation: Invocation) throws -> URL {
-        guard let path = invocation.options["--store"] else {
+        guard let location = try storeLocation(invocation), !OverrideStores.isEtcd(location) else {
             return FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
         }
-        guard !path.isEmpty else {
-            throw ToolError.usage("--store needs a file name, got an empty string (is a variable unset?)")
-        }
-        return URL(fileURLWithPath: path)
+        return URL(fileURLWithPath: location)
     }
 
     /// A JSON object of key names to wire strings, as the program last received them from its server.

@@ -204,13 +204,13 @@ struct Commands {
         }
         // In a terminal a person sees the diff and answers; scripts (no terminal, or --json) are not asked.
         if !json, !invocation.flags.contains("--yes"), TerminalQuestion.canAsk {
-            guard TerminalQuestion.ask("Import into \(context.store.url.path)?") else {
+            guard TerminalQuestion.ask("Import into \(VisibleText.escaped(context.store.location))?") else {
                 throw ToolError(code: .failure, description: "nothing was imported")
             }
         }
         try context.store.apply(plan)
         context.reportMovedAside()
-        CommandLineTool.report("imported \(plan.incoming.count) overrides into \(context.store.url.path)")
+        CommandLineTool.report("imported \(plan.incoming.count) overrides into \(context.store.location)")
     }
 
     static func json(_ plan: OverrideImportPlan) -> JSONValue {

@@ -19,13 +19,14 @@ struct CoverageCommand {
             throw ToolError.usage("coverage takes no arguments", command: "coverage")
         }
         let context = try ToolContext(invocation)
-        let folder = ProgramReports.folder(forStoreAt: context.store.url)
-        let coverage = ProgramCoverage(listing: ProgramReports.read(forStoreAt: context.store.url))
+        let storeURL = try context.localStoreURL(for: "coverage")
+        let folder = ProgramReports.folder(forStoreAt: storeURL)
+        let coverage = ProgramCoverage(listing: ProgramReports.read(forStoreAt: storeURL))
         for problem in coverage.problems { CommandLineTool.report("warning: unreadable program report \(problem)") }
         guard !coverage.isEmpty else {
             throw ToolError(
                 code: .failure,
-                description: "no program has published a report for the store \(context.store.url.path) (looked in "
+                description: "no program has published a report for the store \(storeURL.path) (looked in "
                     + "\(folder.path)); start the program with this store and read some keys, then run this again")
         }
         let overridden = Set(context.service.overrides.keys)
@@ -39,7 +40,7 @@ struct CoverageCommand {
                     + (summary.readOutsideCatalog.count > 5 ? ", ..." : ""))
         }
         if json {
-            try Output.line(JSONWriter.string(Self.json(coverage, summary, store: context.store.url, context: context)))
+            try Output.line(JSONWriter.string(Self.json(coverage, summary, store: storeURL, context: context)))
         } else {
             try Output.line(Self.text(coverage, summary, context: context))
         }

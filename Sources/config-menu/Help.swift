@@ -7,10 +7,14 @@ enum Help {
           --server-values FILE    the program's last server values, a JSON object of key names to
                                   strings; default: the demo's (none with --manifest)
           --store FILE            the override store file (a link is followed to its target);
-                                  default: $CONFIG_OVERRIDES_FILE, else
+                                  default: $CONFIG_OVERRIDES_STORE, else $CONFIG_OVERRIDES_FILE, else
                                   $XDG_STATE_HOME/service-configuration-demo/overrides.json, else
                                   ~/.local/state/service-configuration-demo/overrides.json (on macOS,
                                   ~/Library/Application Support/service-configuration-demo/overrides.json)
+          --store etcd://HOST:PORT/PREFIX
+                                  overrides shared through etcd, one key per override under PREFIX
+                                  (etcds:// for HTTPS; etcd://USER:PASSWORD@HOST... or
+                                  $CONFIG_ETCD_USER=USER:PASSWORD when etcd has authentication on)
         \(simulatorOptions)
           --synthetic-keys N      a made-up catalog of N keys (scale testing), in N/100 scopes
           --synthetic-scopes M    ... or in M scopes

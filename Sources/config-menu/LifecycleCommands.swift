@@ -36,7 +36,7 @@ struct LifecycleCommands {
             try Output.line(
                 JSONWriter.string(
                     .object([
-                        ("journal", .string(context.store.url.path + ".journal")),
+                        ("journal", context.store.localFileURL.map { .string($0.path + ".journal") } ?? .null),
                         ("records", .array(records.map(HistoryReport.json))),
                         ("unrecorded", unrecorded.map(HistoryReport.json) ?? .null),
                         (
@@ -69,7 +69,7 @@ struct LifecycleCommands {
         if lines.isEmpty {
             lines.append(
                 key.map { "no recorded changes of \(VisibleText.escaped($0))" } ?? "no recorded changes"
-                    + " (the journal is \(VisibleText.escaped(context.store.url.path)).journal)")
+                    + " (the journal: \(context.journalDescription))")
         }
         try Output.line(lines.joined(separator: "\n"))
         if history.unreadableLines > 0 {
@@ -86,7 +86,7 @@ struct LifecycleCommands {
         let context = try ToolContext(invocation)
         let history = context.store.history()
         guard let proposal = history.undoProposal(current: context.store.entries) else {
-            try Output.line("nothing to undo: no change is recorded (\(context.store.url.path).journal)")
+            try Output.line("nothing to undo: no change is recorded (the journal: \(context.journalDescription))")
             return
         }
         let record = proposal.record

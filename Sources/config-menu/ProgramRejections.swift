@@ -1,3 +1,4 @@
+import Foundation
 import ServiceConfiguration
 
 /// Overrides that running programs refused (`"20 eur"` where the program's type wants `2000 EUR`), read from the
@@ -14,7 +15,7 @@ struct ProgramRejection: Hashable {
 
     /// The rejections of each key's current override by the running programs (or the latest one when none runs).
     /// A rejection of a value the override no longer holds is left out: the program has not seen the new value yet.
-    static func current(for store: some OverrideStore) -> [String: [ProgramRejection]] {
+    static func current(for store: any OverrideStore) -> [String: [ProgramRejection]] {
         guard let storeURL = store.localFileURL else { return [:] }
         let overrides = store.entries
         var result: [String: [ProgramRejection]] = [:]
@@ -27,5 +28,25 @@ struct ProgramRejection: Hashable {
             }
         }
         return result
+    }
+}
+
+extension ToolContext {
+    /// The store's file, for commands that read what lies beside it (program reports); an etcd store has none, which
+    /// `command` reports as a usage error.
+    func localStoreURL(for command: String) throws -> URL {
+        guard let url = store.localFileURL else {
+            throw ToolError.usage(
+                "\(command) reads the reports programs write beside a store file; \(VisibleText.escaped(store.location)) "
+                    + "is not a file (programs on an etcd store publish no report)",
+                command: command)
+        }
+        return url
+    }
+
+    /// Where the history journal is, for messages: `FILE.journal`, or that the store keeps none.
+    var journalDescription: String {
+        store.localFileURL.map { VisibleText.escaped($0.path) + ".journal" }
+            ?? "\(VisibleText.escaped(store.location)) keeps no history"
     }
 }

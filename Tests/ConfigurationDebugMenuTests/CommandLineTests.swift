@@ -261,12 +261,7 @@ struct LiveDemoTests {
             output.fileHandleForReading.readabilityHandler = nil
         }
         func wait(for text: String, within seconds: Double) async throws -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if lines.withLock({ $0.contains(text) }) { return true }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            return false
+            try await poll(within: seconds) { lines.withLock { $0.contains(text) } }
         }
         // Starting a debug binary on a loaded machine can take many seconds; the promise under test is the second
         // after the change.

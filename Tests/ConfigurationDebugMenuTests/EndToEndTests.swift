@@ -126,7 +126,7 @@ struct EndToEndTests {
         let store = try await startMenu(session)
         try await session.waitFor("HDR Enabled")
         try FileOverrideStore(url: store).set("N", forKey: "function.media.hdr.enabled", note: "from another process")
-        try await session.waitFor("1 overridden", timeout: 2)
+        try await session.waitFor("1 overridden", timeout: 10)  // no key is pressed meanwhile
         let line = try session.screen().split(separator: "\n").first { $0.contains("HDR Enabled") } ?? ""
         #expect(line.contains("[ ] N"))
         #expect(line.contains("OVERRIDDEN"))

@@ -115,12 +115,10 @@ struct SyncCommandTests {
             demo.terminate()
             output.fileHandleForReading.readabilityHandler = nil
         }
-        func wait(for text: String, within seconds: Double = 10) async throws -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if lines.withLock({ $0.contains(text) }) { return true }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        // `poll` looks once more after the deadline: a test process starved of threads by its neighbours may wake
+        // only after the output arrived and the deadline passed.
+        func wait(for text: String, within seconds: Double = 30) async throws -> Bool {
+            if try await poll(within: seconds, { lines.withLock { $0.contains(text) } }) { return true }
             Issue.record("no \"\(text)\" in:\n\(lines.withLock { $0 })")
             return false
         }

@@ -12,6 +12,9 @@ import ServiceConfiguration
 //                                                 one write that kills itself (SIGKILL) after the store is saved,
 //                                                 before the journal records it (base) or before the line (append)
 //   store-test-helper pid                         prints this process's id and the name the journal records
+//   store-test-helper etcd-hammer URL NAME COUNT   COUNT changes of an etcd store, each setting NAME.i = i and adding
+//                                                  " NAME.i" to the note of the key "shared" (every writer's changes
+//                                                  conflict there), printing "ok i" after each returns
 //   store-test-helper publish FILE NAME KEY...     a running program: a service on the store (catalog: the Helper
 //                                                  scope) named NAME reads each KEY (helper.a, helper.b, helper.c,
 //                                                  or helper.unlisted from a scope not in the catalog), publishes
@@ -171,8 +174,26 @@ case "crash-after-save" where arguments.count == 5:
     fail("still alive after the save")
 case "pid" where arguments.count == 1:
     emit("\(getpid()) \(OverrideChangeOrigin.program().name)")
+case "etcd-hammer" where arguments.count == 4:
+    guard let url = URL(string: arguments[1]), let count = Int(arguments[3]) else { fail("bad URL or count") }
+    let target: EtcdOverrideStore
+    do { target = try EtcdOverrideStore(url: url, timeout: .seconds(10)) } catch { fail("\(error)") }
+    let name = arguments[2]
+    for index in 0..<count {
+        do {
+            try target.modify { entries in
+                entries["\(name).\(index)"] = OverrideEntry(value: String(index), setAt: nil)
+                var shared = entries["shared"] ?? OverrideEntry(value: "shared", setAt: nil, note: "")
+                shared.note = (shared.note ?? "") + " \(name).\(index)"
+                entries["shared"] = shared
+            }
+        } catch {
+            fail("\(error)")
+        }
+        emit("ok \(index)")
+    }
 case "publish" where arguments.count >= 3:
     publish(storePath: arguments[1], name: arguments[2], keys: Array(arguments.dropFirst(3)))
 default:
-    fail("usage: store-test-helper set|hammer|limited|stamp-set|crash-after-save|pid|publish ...")
+    fail("usage: store-test-helper set|hammer|limited|stamp-set|crash-after-save|pid|etcd-hammer|publish ...")
 }

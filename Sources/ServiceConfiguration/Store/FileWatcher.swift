@@ -216,6 +216,9 @@ final class FileWatcher: Sendable {
         /// Runs until stopped (true) or until nothing can be watched (false).
         mutating func run(stop: Int32, onChange: @Sendable () -> Void) -> Bool {
             guard arm() else { return false }
+            // The watches are armed on this thread, after the store started watching: a change made in between
+            // raised no event, so look once now (an unchanged file costs one stat).
+            onChange()
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             let headerSize = MemoryLayout<inotify_event>.size
             while true {

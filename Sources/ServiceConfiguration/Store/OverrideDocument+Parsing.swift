@@ -479,4 +479,52 @@ extension OverrideDocument {
         guard case .success(let parsed) = try parser.parseEntry(key: key) else { return nil }
         return parsed.entry
     }
+
+    /// What one entry's JSON reads as: a usable entry (with any unreadable metadata fields), or the reason it is
+    /// quarantined.
+    enum EntryReading: Sendable, Hashable {
+        /// The override applies; `problems` lists metadata fields kept as found.
+        case usable(OverrideEntry, problems: [OverrideStoreProblem])
+        /// The entry cannot be used: kept, reported, not applied.
+        case quarantined(reason: String)
+    }
+
+    /// Reads one entry's JSON (the object a line of the file holds for `key`) with the file's rules: what cannot be
+    /// used is quarantined with the reason, including bytes that are not JSON at all.
+    static func readEntry(_ bytes: [UInt8], key: String) -> EntryReading {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = DocumentParser(cursor: JSONCursor(buffer))
+            return parser.parseLoneEntry(key: key)
+        }
+    }
+}
+
+extension DocumentParser {
+    /// One entry object and nothing after it.
+    fileprivate mutating func parseLoneEntry(key: String) -> OverrideDocument.EntryReading {
+        do {
+            cursor.skipByteOrderMark()
+            cursor.skipWhitespace()
+            guard !cursor.atEnd else { return .quarantined(reason: "the entry is empty") }
+            guard cursor.next == UInt8(ascii: "{") else {
+                let type = Self.typeDescription(startingWith: cursor.next)
+                _ = try cursor.skipValue()
+                try expectEnd()
+                return .quarantined(reason: "an override must be an object like {\"value\": \"Y\"}, found \(type)")
+            }
+            let parsed = try parseEntry(key: key)
+            try expectEnd()
+            switch parsed {
+            case .failure(let refusal):
+                return .quarantined(reason: refusal.reason)
+            case .success(let (entry, problems)):
+                if let limit = OverrideStoreLimits.violation(key: key, entry: entry, checkingPreservedFields: false) {
+                    return .quarantined(reason: limit)
+                }
+                return .usable(entry, problems: problems)
+            }
+        } catch {
+            return .quarantined(reason: "not valid JSON: \(error)")
+        }
+    }
 }

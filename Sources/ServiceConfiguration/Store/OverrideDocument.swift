@@ -362,3 +362,14 @@ struct OverrideDocument: Sendable, Equatable {
         }
     }
 }
+
+extension OverrideDocument {
+    /// One entry's JSON object exactly as a line of the file holds it (`{"setAt": "...", "value": "Y"}`): what a
+    /// store keeping one record per override (``EtcdOverrideStore``) writes, so both stores share one entry format.
+    static func encodedEntry(_ entry: OverrideEntry) -> [UInt8] {
+        var entry = entry
+        entry.setAt = entry.setAt.map(Timestamp.truncatedToMilliseconds)
+        // The line of the empty key is `    "": {...}`: the object starts after those 8 bytes.
+        return Array(encode(Line(key: "", entry: entry)).dropFirst(8))
+    }
+}

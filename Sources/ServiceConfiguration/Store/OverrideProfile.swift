@@ -60,8 +60,8 @@ public struct OverrideImportPlan: Sendable, Hashable {
     }
 }
 
-extension FileOverrideStore {
-    /// Writes the current overrides to `destination` as a profile (the store's own format).
+extension OverrideStore {
+    /// Writes the current overrides to `destination` as a profile (the file store's format), from any store.
     ///
     /// A regular file (or a symbolic link to one: the target) is replaced atomically in its own folder, mode 0600; a
     /// device, FIFO or standard stream (`/dev/stdout`) is written through; a folder that does not exist is refused.
@@ -75,22 +75,25 @@ extension FileOverrideStore {
         }
     }
 
-    /// The current overrides as a profile document (the store's own format, unknown fields and quarantined entries
-    /// included), for writing anywhere. Empty of overrides when the store cannot be read; see
+    /// The current overrides as a profile document (the file store's format, unknown fields and quarantined
+    /// entries included), for writing anywhere. Empty of overrides when the store cannot be read; see
     /// `exportedProfileBytes()`.
     public func exportedProfile() -> Data {
-        reload()
-        var document = state.withLock { $0.document }
+        var document = (try? profileDocument()) ?? OverrideDocument()
         return Data(document.encodedBytes())
     }
 
     /// The current overrides as a profile document, or the error that stops the store from being read.
     package func exportedProfileBytes() throws(OverrideStoreError) -> [UInt8] {
-        reload()
-        let (document, error) = state.withLock { ($0.document, $0.lastError) }
-        if let error, error.preservedAt == nil { throw error }
-        var copy = document
-        return copy.encodedBytes()
+        var document = try profileDocument()
+        return document.encodedBytes()
+    }
+
+    /// The store's contents, read now: each kind of store keeps more than its usable entries.
+    private func profileDocument() throws(OverrideStoreError) -> OverrideDocument {
+        if let source = self as? any OverrideProfileSource { return try source.profileDocument() }
+        if let error = reload() { throw error }
+        return OverrideDocument(entries: entries)
     }
 
     /// Reads a profile and compares it with the store, without writing anything.
@@ -103,7 +106,7 @@ extension FileOverrideStore {
         mode: OverrideImportPlan.Mode,
         catalog: ConfigurationCatalog?
     ) throws(OverrideStoreError) -> OverrideImportPlan {
-        let (incoming, entryProblems) = try Self.readProfile(source)
+        let (incoming, entryProblems) = try FileOverrideStore.readProfile(source)
         reload()
         let current = entries
         let valueChanged = { (key: String) in current[key]?.value != incoming[key]?.value }
@@ -134,11 +137,41 @@ extension FileOverrideStore {
     ///
     /// A result past ``OverrideStoreLimits`` (two large profiles merged) is refused before anything is written.
     public func apply(_ plan: OverrideImportPlan) throws(OverrideStoreError) {
+        let replace = plan.mode == .replace
         let reason = OverrideChangeReason(.importProfile, detail: plan.source.lastPathComponent)
-        try modify(replacingAll: plan.mode == .replace, reason: reason) { entries in
+        let body = { (entries: inout [String: OverrideEntry]) in
+            if replace { entries.removeAll() }
             for (key, entry) in plan.incoming { entries[key] = entry }
         }
+        if let source = self as? any OverrideProfileSource {
+            try source.modify(replacingAll: replace, reason: reason, body)
+        } else {
+            try modify(reason, body)
+        }
     }
+}
+
+/// A store that keeps more than its usable entries (quarantined ones, unknown members): it exports them too, and a
+/// replacing import removes them.
+protocol OverrideProfileSource {
+    /// Everything the store holds, read now, or the error that stops it from being read.
+    func profileDocument() throws(OverrideStoreError) -> OverrideDocument
+    /// A change from the entries as they are, or (`replacingAll`) from nothing at all, quarantined entries included.
+    func modify(
+        replacingAll: Bool, reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError)
+}
+
+extension FileOverrideStore: OverrideProfileSource {
+    func profileDocument() throws(OverrideStoreError) -> OverrideDocument {
+        reload()
+        let (document, error) = state.withLock { ($0.document, $0.lastError) }
+        if let error, error.preservedAt == nil { throw error }
+        return document
+    }
+}
+
+extension FileOverrideStore {
 
     /// A profile's entries: the store's format, or a plain map of key names to wire strings (entries without a
     /// time, so they are never reported as stale).

@@ -1,10 +1,10 @@
 package import Foundation
 
-/// Picks the source for a `--server-url`: the URL's scheme decides (`http`/`https` today; `etcd` is where an etcd
-/// source plugs in).
+/// Picks the source for a `--server-url`: the URL's scheme decides (`http`/`https`: ``HTTPServerValuesSource``;
+/// `etcd`/`etcds`: ``EtcdServerValuesSource``).
 package enum ServerValuesSources {
     /// The schemes ``source(for:timeout:)`` knows.
-    package static let schemes = ["http", "https"]
+    package static let schemes = ["http", "https", "etcd", "etcds"]
 
     /// A source for `url`, or why there is none.
     package static func source(for url: URL, timeout: Duration = .seconds(30)) throws(ServerSyncError)
@@ -16,12 +16,14 @@ package enum ServerValuesSources {
                 throw ServerSyncError(kind: .notConfigured, reason: "\(url.absoluteString) has no host")
             }
             return HTTPServerValuesSource(url: url, timeout: timeout)
+        case "etcd", "etcds":
+            return try EtcdServerValuesSource(url: url, timeout: timeout)
         default:
             throw ServerSyncError(
                 kind: .notConfigured,
                 reason:
-                    "unsupported server URL \(url.absoluteString); expected \(schemes.joined(separator: " or ")):// "
-                    + "(for example http://127.0.0.1:8000/values.json)")
+                    "unsupported server URL \(url.absoluteString); expected \(schemes.joined(separator: ", ")):// "
+                    + "(for example http://127.0.0.1:8000/values.json or etcd://127.0.0.1:2379/demo/values)")
         }
     }
 }

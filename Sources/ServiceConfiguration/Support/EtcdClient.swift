@@ -1,0 +1,335 @@
+package import Foundation
+
+/// The calls the etcd sources and stores make, through etcd v3's JSON gateway (`/v3/kv/range`, `/v3/kv/txn`,
+/// `/v3/kv/deleterange`, `/v3/watch`, `/v3/auth/authenticate`): over a plain socket for `etcd://`
+/// (``EtcdSocketTransport``), with Foundation's `URLSession` for `etcds://` (``EtcdURLSessionTransport``).
+///
+/// ```swift
+/// let client = EtcdClient(endpoint: try EtcdEndpoint(url: URL(string: "etcd://127.0.0.1:2379/demo/values")!))
+/// let range = try client.range()            // every key of the prefix, and the revision it was read at
+/// let watch = client.watch(from: range.revision + 1, on: queue) { message in ... }
+/// ```
+///
+/// Calls are synchronous and bounded by ``timeout`` (``perform(_:)`` runs them for async code, cancellable); a
+/// watch reports on the queue it is given. With credentials, the client exchanges a user name and password for a
+/// token on the first call and again when etcd says the token is no longer valid (etcd restarted, or it expired).
+package final class EtcdClient: Sendable {
+    /// The server and the prefix.
+    package let endpoint: EtcdEndpoint
+    /// The longest a call may take.
+    package let timeout: Duration
+    /// The largest answer accepted (for a watch: the largest message), in bytes.
+    package let maximumResponseSize: Int
+    private let transport: any EtcdTransport
+    private let token: Locked<String?>
+
+    /// The default answer limit: 64 MiB (keys and values travel as base64 inside JSON).
+    package static let defaultMaximumResponseSize = 64 << 20
+
+    /// How long a watch may stay silent before it is abandoned and set up again. Watches ask for progress
+    /// notifications (etcd sends one every 10 minutes by default), so only a connection that died without closing
+    /// stays silent this long.
+    package static let watchSilenceLimit: TimeInterval = 900
+
+    /// How often a running watch checks that etcd still answers (a small count-only read of the prefix, bounded by
+    /// ``timeout``), or `nil` for never. A stopped or cut-off etcd sends nothing and closes nothing, so the watch
+    /// alone would notice only after ``watchSilenceLimit``; the check ends it within this interval plus the timeout.
+    package let watchCheckInterval: Duration?
+
+    package init(
+        endpoint: EtcdEndpoint, timeout: Duration = .seconds(5),
+        maximumResponseSize: Int = EtcdClient.defaultMaximumResponseSize,
+        watchCheckInterval: Duration? = .seconds(30)
+    ) {
+        self.endpoint = endpoint
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        self.watchCheckInterval = watchCheckInterval
+        if case .token(let given) = endpoint.credentials {
+            token = Locked(given)
+        } else {
+            token = Locked(nil)
+        }
+        if endpoint.baseURL.scheme == "https" {
+            transport = EtcdURLSessionTransport(baseURL: endpoint.baseURL)
+        } else {
+            transport = EtcdSocketTransport(
+                host: endpoint.baseURL.host ?? "localhost", port: endpoint.baseURL.port ?? EtcdEndpoint.defaultPort)
+        }
+    }
+
+    /// ``timeout`` in seconds, at most a million (a longer wait would overflow the dispatch clock).
+    private var seconds: Double {
+        min(1e6, max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18))
+    }
+
+    // MARK: Calls
+
+    /// Every key under the prefix, read at the store's current revision.
+    package func range(cancellation: EtcdCancellation? = nil) throws(EtcdError) -> EtcdRange {
+        let body = try call(
+            "/v3/kv/range", ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd)], cancellation)
+        return try EtcdWire.range(EtcdWire.decode(EtcdWire.RangeResponse.self, from: body))
+    }
+
+    /// A comparison of a transaction: the key's last change is at `modRevision` (0: the key does not exist).
+    package struct Comparison: Sendable, Hashable {
+        package var key: [UInt8]
+        package var modRevision: Int64
+
+        package init(key: [UInt8], modRevision: Int64) {
+            self.key = key
+            self.modRevision = modRevision
+        }
+    }
+
+    /// A change of a transaction: put `value` (or delete, for `nil`) at `key`.
+    package struct Change: Sendable, Hashable {
+        package var key: [UInt8]
+        package var value: [UInt8]?
+
+        package init(key: [UInt8], value: [UInt8]?) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// What a transaction did.
+    package enum TransactionOutcome: Sendable, Hashable {
+        /// Every comparison held: the changes were made, at this revision.
+        case committed(revision: Int64)
+        /// A comparison failed: nothing changed; the prefix as it is now.
+        case conflict(EtcdRange)
+    }
+
+    /// Makes `changes` at once if every comparison holds; otherwise changes nothing and reads the prefix again, in
+    /// the same round trip.
+    package func transaction(
+        comparing comparisons: [Comparison], changes: [Change], cancellation: EtcdCancellation? = nil
+    ) throws(EtcdError) -> TransactionOutcome {
+        let compare: [[String: Any]] = comparisons.map {
+            ["target": "MOD", "result": "EQUAL", "key": base64($0.key), "mod_revision": String($0.modRevision)]
+        }
+        let success: [[String: Any]] = changes.map { change in
+            if let value = change.value {
+                return ["request_put": ["key": base64(change.key), "value": base64(value)]]
+            }
+            return ["request_delete_range": ["key": base64(change.key)]]
+        }
+        let failure: [[String: Any]] = [
+            ["request_range": ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd)]]
+        ]
+        let body = try call(
+            "/v3/kv/txn", ["compare": compare, "success": success, "failure": failure], cancellation)
+        let answer = try EtcdWire.decode(EtcdWire.TxnResponse.self, from: body)
+        let revision = try EtcdWire.number(answer.header?.revision)
+        if answer.succeeded == true { return .committed(revision: revision) }
+        guard let range = answer.responses?.first?.responseRange else {
+            throw EtcdError(.invalidResponse, "etcd's answer to a failed transaction holds no range")
+        }
+        return .conflict(try EtcdWire.range(range, revision: revision))
+    }
+
+    /// Deletes every key under the prefix; returns the revision of the deletion.
+    package func deletePrefix(cancellation: EtcdCancellation? = nil) throws(EtcdError) -> Int64 {
+        let body = try call(
+            "/v3/kv/deleterange", ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd)],
+            cancellation)
+        return try EtcdWire.number(EtcdWire.decode(EtcdWire.PutResponse.self, from: body).header?.revision)
+    }
+
+    /// Puts `value` at `key` unconditionally; returns the revision of the change (for tests and tools).
+    package func put(_ value: [UInt8], at key: [UInt8]) throws(EtcdError) -> Int64 {
+        let body = try call("/v3/kv/put", ["key": base64(key), "value": base64(value)], nil)
+        return try EtcdWire.number(EtcdWire.decode(EtcdWire.PutResponse.self, from: body).header?.revision)
+    }
+
+    /// Compacts the history up to `revision` (for tests: watches from before it are then cancelled).
+    package func compact(revision: Int64) throws(EtcdError) {
+        _ = try call("/v3/kv/compaction", ["revision": String(revision), "physical": true], nil)
+    }
+
+    /// Runs synchronous calls for async code, off the concurrency pool; cancelling the task cancels the call.
+    package func perform<T: Sendable>(
+        _ body: @escaping @Sendable (EtcdCancellation) throws(EtcdError) -> T
+    ) async throws(EtcdError) -> T {
+        let cancellation = EtcdCancellation()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, EtcdError>, Never>) in
+                DispatchQueue.global().async {
+                    do throws(EtcdError) {
+                        continuation.resume(returning: .success(try body(cancellation)))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        return try result.get()
+    }
+
+    // MARK: Watching
+
+    /// Watches the prefix from `revision` on: `handler` gets each message, then (unless the watch was cancelled)
+    /// one failure when the stream ends, all on `queue`, in order. Keep the returned watch; cancel it to stop.
+    package func watch(
+        from revision: Int64, on queue: DispatchQueue,
+        handler: @escaping @Sendable (Result<EtcdWatchMessage, EtcdError>) -> Void
+    ) -> EtcdWatch {
+        let watch = EtcdWatch()
+        queue.async { [self] in
+            let token: String?
+            do throws(EtcdError) {
+                token = try currentToken(nil)
+            } catch {
+                if !watch.isCancelled { handler(.failure(error)) }
+                return
+            }
+            let create: [String: Any] = [
+                "key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd),
+                "start_revision": String(max(1, revision)), "progress_notify": true,
+            ]
+            let ended = Locked(false)
+            transport.stream(
+                "/v3/watch", body: Self.json(["create_request": create]), token: token, limit: maximumResponseSize,
+                silenceLimit: Self.watchSilenceLimit, cancellation: watch.cancellation,
+                onLine: { line in
+                    queue.async {
+                        guard !watch.isCancelled, !ended.withLock({ $0 }) else { return }
+                        do throws(EtcdError) {
+                            handler(.success(try EtcdWire.watchMessage(Data(line))))
+                        } catch {
+                            ended.withLock { $0 = true }
+                            watch.cancel()
+                            handler(.failure(error))
+                        }
+                    }
+                },
+                onEnd: { [weak self] outcome in
+                    queue.async { [weak self] in
+                        guard !watch.isCancelled, !ended.withLock({ $0 }) else { return }
+                        ended.withLock { $0 = true }
+                        switch outcome {
+                        case .failure(let error):
+                            handler(.failure(error))
+                        case .answer(let status, let body) where status != 200:
+                            let error = EtcdWire.error(status: status, body: Data(body))
+                            if error.isInvalidToken { self?.forgetToken(token) }
+                            handler(.failure(error))
+                        case .answer:
+                            handler(.failure(EtcdError(.unreachable, "etcd closed the watch")))
+                        }
+                    }
+                })
+            scheduleCheck(of: watch, ended: ended, on: queue, handler: handler)
+        }
+        return watch
+    }
+
+    /// After ``watchCheckInterval``, checks that etcd answers a small read; when it does not (it timed out, or
+    /// cannot be reached), ends `watch` with that failure, so its owner reports the problem and sets it up again.
+    private func scheduleCheck(
+        of watch: EtcdWatch, ended: Locked<Bool>, on queue: DispatchQueue,
+        handler: @escaping @Sendable (Result<EtcdWatchMessage, EtcdError>) -> Void
+    ) {
+        guard let interval = watchCheckInterval else { return }
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0.01, seconds)) { [weak self, weak watch] in
+            guard let self, let watch, !watch.isCancelled, !ended.withLock({ $0 }) else { return }
+            do throws(EtcdError) {
+                _ = try call(
+                    "/v3/kv/range",
+                    ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd), "count_only": true],
+                    watch.cancellation)
+            } catch  where error.kind == .timedOut || error.kind == .unreachable {
+                queue.async {
+                    guard !watch.isCancelled, !ended.withLock({ $0 }) else { return }
+                    ended.withLock { $0 = true }
+                    watch.cancel()
+                    handler(.failure(EtcdError(error.kind, "etcd stopped answering while watched (\(error.reason))")))
+                }
+                return
+            } catch {
+                // Refused (permissions changed, a token to renew...) or cancelled: the watch itself will say so.
+                guard error.kind != .cancelled else { return }
+            }
+            scheduleCheck(of: watch, ended: ended, on: queue, handler: handler)
+        }
+    }
+
+    // MARK: The wire
+
+    private func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    private static func json(_ body: [String: Any]) -> [UInt8] {
+        [UInt8]((try? JSONSerialization.data(withJSONObject: body)) ?? Data("{}".utf8))
+    }
+
+    /// One call, authenticating first when needed and once more when etcd says the token is no longer valid.
+    private func call(
+        _ path: String, _ body: [String: Any], _ cancellation: EtcdCancellation?
+    ) throws(EtcdError) -> Data {
+        let bytes = Self.json(body)
+        let token = try currentToken(cancellation)
+        do {
+            return try send(path, bytes, token: token, cancellation)
+        } catch  where error.isInvalidToken {
+            guard case .password = endpoint.credentials else { throw error }
+            forgetToken(token)
+            return try send(path, bytes, token: try currentToken(cancellation), cancellation)
+        }
+    }
+
+    /// The token to send: the one given, the one obtained before, or a new one for the user name and password.
+    private func currentToken(_ cancellation: EtcdCancellation?) throws(EtcdError) -> String? {
+        if let token = token.withLock({ $0 }) { return token }
+        guard case .password(let user, let password) = endpoint.credentials else { return nil }
+        let body: Data
+        do {
+            body = try send(
+                "/v3/auth/authenticate", Self.json(["name": user, "password": password]), token: nil, cancellation)
+        } catch  where error.kind == .refused || error.kind == .unauthenticated {
+            throw EtcdError(.unauthenticated, "etcd refused the user \"\(user)\": \(error.reason)", code: error.code)
+        }
+        guard let issued = try EtcdWire.decode(EtcdWire.AuthResponse.self, from: body).token, !issued.isEmpty else {
+            throw EtcdError(
+                .unauthenticated,
+                "etcd issued no token for \"\(user)\" (is authentication off? then give no user name)")
+        }
+        token.withLock { $0 = issued }
+        return issued
+    }
+
+    private func forgetToken(_ stale: String?) {
+        token.withLock { if $0 == stale { $0 = nil } }
+    }
+
+    /// Sends one request and returns the body of a 200 answer; any other answer is the error etcd answered with.
+    private func send(
+        _ path: String, _ body: [UInt8], token: String?, _ cancellation: EtcdCancellation?
+    ) throws(EtcdError) -> Data {
+        let (status, answer) = try transport.post(
+            path, body: body, token: token, timeout: seconds, limit: maximumResponseSize, cancellation: cancellation)
+        guard status == 200 else { throw EtcdWire.error(status: status, body: Data(answer)) }
+        return Data(answer)
+    }
+}
+
+/// A watch of an ``EtcdClient``; cancel it to stop (nothing more is reported after that).
+package final class EtcdWatch: Sendable {
+    let cancellation = EtcdCancellation()
+
+    init() {}
+
+    deinit {
+        cancellation.cancel()
+    }
+
+    /// Stops the watch.
+    package func cancel() { cancellation.cancel() }
+
+    /// Whether the watch was cancelled.
+    package var isCancelled: Bool { cancellation.isCancelled }
+}

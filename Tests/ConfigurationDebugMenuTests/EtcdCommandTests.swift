@@ -1,0 +1,189 @@
+import Foundation
+import ServiceConfiguration
+import SharedTestSupport
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `config-menu` and `config-demo` with `--store etcd://...` and `--server-url etcd://...`, against a real etcd.
+@Suite(
+    "config-menu and config-demo on etcd: the store and the server values",
+    .serialized,
+    .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
+struct EtcdCommandTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-etcd-\(UUID().uuidString)")
+    let prefix = "/cli/\(UUID().uuidString.prefix(8))"
+
+    /// The tool with its state folder (where the server snapshot goes with an etcd store) inside `folder`.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ToolRun {
+        var variables = ProcessInfo.processInfo.environment
+        variables["XDG_STATE_HOME"] = folder.path
+        variables["CONFIG_OVERRIDES_STORE"] = nil
+        variables["CONFIG_OVERRIDES_FILE"] = nil
+        for (name, value) in environment { variables[name] = value }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+        process.arguments = arguments
+        process.environment = variables
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ToolRun(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test("set, get, list, export, import and reset work on --store etcd://, and on $CONFIG_OVERRIDES_STORE")
+    func commands() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        let url = etcd.url(prefix: prefix).absoluteString
+        let store = ["--store", url]
+        let set = try run(["set", "function.album.like.enabled", "Y", "--note", "team QA"] + store)
+        #expect(set.status == 0, "\(set.error)")
+        #expect(set.output == "function.album.like.enabled = Y (overridden; was N from DEFAULT)\n")
+        let get = try run(["get", "function.album.like.enabled", "--json"] + store)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(get.output.utf8)) as? [String: Any])
+        let override = try #require(object["override"] as? [String: Any])
+        #expect(override["value"] as? String == "Y" && override["note"] as? String == "team QA")
+
+        // Another program's view, through the environment variable.
+        let listed = try run(["list", "--overridden"], environment: ["CONFIG_OVERRIDES_STORE": url])
+        #expect(listed.status == 0 && listed.output.contains("function.album.like.enabled  Y"))
+        let exported = try run(["export"] + store)
+        #expect(exported.output.contains(#""function.album.like.enabled": {"note": "team QA", "#))
+
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let profile = folder.appendingPathComponent("scenario.json")
+        try Data(#"{"function.chat.typing_interval_ms": "250"}"#.utf8).write(to: profile)
+        let imported = try run(["import", profile.path, "--replace"] + store)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.error.contains("imported 1 overrides into \(url)"))
+        let after = try run(["list", "--overridden", "--json"] + store)
+        let names = (try JSONSerialization.jsonObject(with: Data(after.output.utf8)) as? [[String: Any]])?.compactMap {
+            $0["name"] as? String
+        }
+        #expect(names == ["function.chat.typing_interval_ms"])
+        #expect(try run(["reset", "--all"] + store).output == "removed 1 override: function.chat.typing_interval_ms\n")
+        #expect(try run(["list", "--overridden"] + store).output.contains("function.") == false)
+    }
+
+    @Test("an entry that is not valid is reported escaped; etcd out of reach exits 4; a URL without prefix exits 2")
+    func problems() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        let put = try etcd.etcdctl(
+            ["put", "\(prefix)/function.album.like.enabled"], input: Data("\u{1B}]0;x\u{07}".utf8))
+        #expect(put.status == 0)
+        let listed = try run(["list", "--problems"] + ["--store", etcd.url(prefix: prefix).absoluteString])
+        #expect(listed.status == 0)
+        #expect(
+            listed.error.contains(
+                "1 override is not applied (kept in \(etcd.url(prefix: prefix).absoluteString) as found"))
+        #expect(!listed.error.contains("\u{1B}") && !listed.output.contains("\u{1B}"))
+
+        let port = FixtureHTTPServer.closedPort()
+        let unreachable = try run(["list", "--store", "etcd://127.0.0.1:\(port)/x"])
+        #expect(unreachable.status == 4)
+        #expect(
+            unreachable.error
+                == "config-menu: etcd://127.0.0.1:\(port)/x: cannot read the overrides from etcd: connection refused; "
+                + "no override from etcd applies until it can be read\n")
+        let bare = try run(["list", "--store", "etcd://127.0.0.1:2379"])
+        #expect(bare.status == 2 && bare.error.contains("names no prefix"))
+        try etcd.etcdctl(["del", "--prefix", prefix + "/"])
+    }
+
+    @Test(
+        "an etcd that hangs (SIGSTOP): config-menu set fails with the endpoint and the timeout, exit 4, no hang",
+        .timeLimit(.minutes(1)))
+    func hungEtcd() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.start()
+        let store = etcd.url(prefix: prefix).absoluteString
+        #expect(try run(["set", "function.album.like.enabled", "Y", "--store", store]).status == 0)
+        let pid = etcd.processID
+        #expect(pid > 0 && kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        let started = Date()
+        let set = try run(["set", "function.chat.typing_interval_ms", "6000", "--store", store])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(set.status == 4, "\(set.error)")
+        #expect(set.error.hasPrefix("config-menu: \(store): cannot read the overrides from etcd: "), "\(set.error)")
+        #expect(set.error.contains("etcd did not answer within 5 s"), "\(set.error)")
+        // Two reads of 5 s at most (the service reads the store twice as it starts); a hang would never end.
+        #expect(elapsed < 14, "took \(elapsed) s")
+        #expect(kill(pid, SIGCONT) == 0)
+        let after = try run(["list", "--overridden", "--store", store])
+        #expect(after.status == 0 && after.output.contains("function.album.like.enabled  Y"), "\(after.error)")
+        #expect(!after.output.contains("typing_interval_ms"), "the change that failed was not made")
+    }
+
+    @Test("config-menu sync --server-url etcd:// prints what changed")
+    func sync() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "3000"])
+        let source = etcd.url(prefix: "\(prefix)/values").absoluteString
+        let file = ["--store", folder.appendingPathComponent("overrides.json").path]
+        let first = try run(["sync", "--server-url", source] + file)
+        #expect(first.status == 0, "\(first.error)")
+        #expect(first.output.hasPrefix("synced from \(source): 1 key changed\n"))
+        #expect(first.output.contains("function.chat.typing_interval_ms: (none) -> \"3000\""))
+        #expect(try run(["sync"] + file).output.contains("not modified"), "the snapshot names the source")
+        try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "4000"])
+        #expect(try run(["sync"] + file).output.contains("\"3000\" -> \"4000\""))
+        try etcd.etcdctl(["del", "--prefix", prefix + "/"])
+    }
+
+    @Test("config-demo on etcd: a set from config-menu and a server value put with etcdctl both arrive live")
+    func demo() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "3500"])
+        let store = etcd.url(prefix: "\(prefix)/overrides").absoluteString
+        let demo = Process()
+        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
+            .appendingPathComponent("config-demo")
+        demo.arguments = ["--store", store, "--server-url", etcd.url(prefix: "\(prefix)/values").absoluteString]
+        var variables = ProcessInfo.processInfo.environment
+        variables["XDG_STATE_HOME"] = folder.path
+        demo.environment = variables
+        let output = Pipe()
+        demo.standardOutput = output
+        demo.standardError = output
+        let lines = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            lines.withLock { $0 += text }
+        }
+        try demo.run()
+        defer {
+            demo.terminate()
+            output.fileHandleForReading.readabilityHandler = nil
+        }
+        // `poll` looks once more after the deadline: a test process starved of threads by its neighbours may wake
+        // only after the output arrived and the deadline passed.
+        func wait(for text: String, within seconds: Double = 30) async throws -> Bool {
+            if try await poll(within: seconds, { lines.withLock { $0.contains(text) } }) { return true }
+            Issue.record("no \"\(text)\" in:\n\(lines.withLock { $0 })")
+            return false
+        }
+        #expect(try await wait(for: "config-demo: watching \(store)"))
+        #expect(try await wait(for: "typing indicator refresh: every 3500 ms"))
+        #expect(try run(["set", "function.album.like.enabled", "Y", "--store", store]).status == 0)
+        #expect(try await wait(for: "function.album.like.enabled: N (DEFAULT) -> Y (OVERRIDDEN)"))
+        try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "4500"])
+        #expect(try await wait(for: "function.chat.typing_interval_ms: 3500 (SERVER) -> 4500 (SERVER)"))
+        try etcd.etcdctl(["del", "--prefix", prefix + "/"])
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import ServiceConfiguration
+import SharedTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite(
+    "etcd faults: etcd killed and restarted, writers racing and killed, compaction under a watch",
+    .enabled(if: EtcdFixture.available, "etcd is not installed (scripts/setup-debian installs etcd-server)"))
+struct EtcdFaultTests {
+    typealias Fixture = ConfigurationScopes.Fixture
+
+    @Test("etcd killed mid-session: stale, values and overrides stay, writes fail; restarted: both recover, live")
+    func killedAndRestarted() async throws {
+        let etcd = try EtcdTestServer.start()
+        try EtcdFixture.put(Array("5".utf8), at: "/fault/values/\(SyncFixture.count)", in: etcd)
+        let store = try EtcdFixture.store(etcd, prefix: "/fault/overrides")
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(), overrideStore: store, overridePolicy: .allBuilds)
+        let folder = TemporaryFolder()
+        let quick = ServerSyncBackoff(initial: .milliseconds(200), maximum: .milliseconds(500))
+        let sync = ServerValuesSync(
+            source: try EtcdServerValuesSource(url: etcd.url(prefix: "/fault/values"), timeout: .seconds(2)),
+            service: service, snapshotURL: SyncFixture.snapshotURL(in: folder), backoff: quick, environment: .live)
+        sync.start()
+        #expect(await pollUntil { sync.status.state.name == "fresh" && service.count == 5 })
+        try service.setOverride(rawValue: "Y", forKeyNamed: Fixture.FlagKey.name, note: "before the outage")
+
+        etcd.kill()
+        #expect(await pollUntil { sync.status.state.name == "stale" }, "the watch broke: stale")
+        #expect(sync.status.state.reason != nil)
+        #expect(await pollUntil { store.liveReloadProblem != nil })
+        #expect(store.liveReloadProblem?.contains("the overrides last read keep applying") == true)
+        #expect(service.flag && service.count == 5, "the last values and overrides keep applying")
+        #expect(throws: OverrideStoreError.self) {
+            try service.setOverride(rawValue: "9", forKeyNamed: Fixture.CountKey.name, note: nil)
+        }
+        #expect(service.count == 5, "a write that failed changes nothing")
+
+        try etcd.restart()
+        #expect(await pollUntil { sync.status.state.name == "fresh" }, "the sync recovers without a restart")
+        #expect(await pollUntil { store.liveReloadProblem == nil }, "so does the store's watch")
+        let writer = try EtcdFixture.store(etcd, prefix: "/fault/overrides")
+        try writer.modify { $0[Fixture.GreetingKey.name] = OverrideEntry(value: "after") }
+        #expect(await pollUntil { service.greeting == "after" }, "live again")
+        try EtcdFixture.put(Array("7".utf8), at: "/fault/values/\(SyncFixture.count)", in: etcd)
+        #expect(await pollUntil { service.count == 7 })
+        #expect(Set(store.entries.keys) == [Fixture.FlagKey.name, Fixture.GreetingKey.name], "no override lost")
+        #expect(store.entry(forKey: Fixture.FlagKey.name)?.note == "before the outage")
+        sync.stop()
+        store.stopWatching()
+    }
+
+    @Test("4 processes × 50 changes of one prefix at once, all conflicting on one key: nothing lost")
+    func racingWriters() throws {
+        let etcd = try EtcdFixture.shared()
+        let prefix = EtcdFixture.prefix("race")
+        let writers = try (0..<4).map {
+            try HelperProcess(["etcd-hammer", etcd.url(prefix: prefix).absoluteString, "w\($0)", "50"])
+        }
+        for writer in writers { #expect(writer.wait() == 0, "\(writer.errors)") }
+        let store = try EtcdFixture.store(etcd, prefix: prefix)
+        #expect(store.reload() == nil && store.problems.isEmpty)
+        var expected: Set<String> = []
+        for writer in 0..<4 {
+            for index in 0..<50 {
+                #expect(store.entry(forKey: "w\(writer).\(index)")?.value == String(index))
+                expected.insert("w\(writer).\(index)")
+            }
+        }
+        let tokens = (store.entry(forKey: "shared")?.note ?? "").split(separator: " ").map(String.init)
+        #expect(tokens.count == 200 && Set(tokens) == expected, "every change of the shared key survived")
+    }
+
+    @Test("writers killed with SIGKILL mid-change: no broken entry, every change they reported is there")
+    func killedWriters() async throws {
+        let etcd = try EtcdFixture.shared()
+        let prefix = EtcdFixture.prefix("killed")
+        let writers = try (0..<4).map {
+            try HelperProcess(["etcd-hammer", etcd.url(prefix: prefix).absoluteString, "k\($0)", "100000"])
+        }
+        #expect(await pollUntil { writers.allSatisfy { $0.reported.count >= 5 } })
+        for writer in writers { writer.kill() }
+        let store = try EtcdFixture.store(etcd, prefix: prefix)
+        #expect(store.reload() == nil)
+        #expect(store.problems.isEmpty, "0 broken entries")
+        let tokens = Set((store.entry(forKey: "shared")?.note ?? "").split(separator: " ").map(String.init))
+        for (number, writer) in writers.enumerated() {
+            for index in writer.reported {
+                #expect(store.entry(forKey: "k\(number).\(index)")?.value == String(index))
+                #expect(tokens.contains("k\(number).\(index)"))
+            }
+        }
+    }
+
+    @Test("changes, deletions and a compaction while the watch was down: the store reads the prefix again")
+    func compactedWhileAway() async throws {
+        let etcd = try EtcdFixture.shared()
+        let prefix = EtcdFixture.prefix("compacted")
+        let writer = try EtcdFixture.store(etcd, prefix: prefix)
+        try writer.modify { entries in
+            entries["kept"] = OverrideEntry(value: "1")
+            entries["deleted"] = OverrideEntry(value: "1")
+        }
+        let store = try EtcdFixture.store(etcd, prefix: prefix)
+        let seen = Locked<Set<String>>([])
+        let observation = store.observe { change in seen.withLock { $0.formUnion(change.changedKeys) } }
+        defer { observation.cancel() }
+        store.reload()
+        store.startWatching()
+        try writer.modify { $0["kept"]?.value = "2" }
+        #expect(await pollUntil { store.entry(forKey: "kept")?.value == "2" })
+        store.stopWatching()
+
+        try writer.modify { entries in
+            entries["kept"]?.value = "3"
+            entries["deleted"] = nil
+            entries["added"] = OverrideEntry(value: "1")
+        }
+        try etcd.etcdctl(["compaction", try EtcdFixture.revision(etcd)])
+        seen.withLock { $0.removeAll() }
+        store.startWatching()
+        #expect(await pollUntil { store.entry(forKey: "kept")?.value == "3" && store.entry(forKey: "deleted") == nil })
+        #expect(store.entry(forKey: "added")?.value == "1")
+        #expect(seen.withLock { $0 } == ["kept", "deleted", "added"], "observers heard of each change")
+        #expect(store.liveReloadProblem == nil)
+        try writer.modify { $0["after"] = OverrideEntry(value: "1") }
+        #expect(await pollUntil { store.entry(forKey: "after") != nil }, "and it watches again")
+        store.stopWatching()
+    }
+}
+
+/// A `store-test-helper` process whose output goes to a file, to read while it runs.
+final class HelperProcess {
+    private let process = Process()
+    private let output: URL
+    private let errorOutput: URL
+
+    init(_ arguments: [String]) throws {
+        let folder = FileManager.default.temporaryDirectory
+        output = folder.appendingPathComponent("helper-\(UUID().uuidString).out")
+        errorOutput = folder.appendingPathComponent("helper-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorOutput.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: storeTestHelperPath())
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errorOutput)
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill() }
+        try? FileManager.default.removeItem(at: output)
+        try? FileManager.default.removeItem(at: errorOutput)
+    }
+
+    /// The indices the helper reported done ("ok i").
+    var reported: [Int] {
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { $0.hasPrefix("ok ") ? Int($0.dropFirst(3)) : nil }
+    }
+
+    /// What it wrote to standard error.
+    var errors: String { (try? String(contentsOf: errorOutput, encoding: .utf8)) ?? "" }
+
+    /// Waits for the end; returns the exit status.
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// SIGKILL, and waits for it.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}

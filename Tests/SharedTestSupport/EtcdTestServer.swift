@@ -1,0 +1,384 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A real etcd (Debian's `etcd-server`) for the tests: on free loopback ports, with a temporary data directory,
+/// started with `posix_spawn` through a small shell that kills it when the test process's end of its standard
+/// input closes (so no etcd outlives the tests, even when they crash). Nothing relies on a system service.
+///
+/// ```swift
+/// let etcd = try EtcdTestServer.start()
+/// let url = etcd.url(prefix: "/test/overrides")     // etcd://127.0.0.1:PORT/test/overrides
+/// etcd.kill()                                         // SIGKILL, mid-session
+/// try etcd.restart()                                  // same ports, same data
+/// ```
+public final class EtcdTestServer: Sendable {
+    /// The client port (127.0.0.1).
+    public let port: Int
+    /// The peer port (127.0.0.1).
+    public let peerPort: Int
+    /// The data directory (and the log, `etcd.log`, beside it).
+    public let folder: URL
+    /// The pid of etcd itself, 0 when it is not running.
+    private let pid = Atomic<Int32>(0)
+    /// The pid of the shell that runs it.
+    private let shell = Atomic<Int32>(0)
+    /// The write end of the shell's standard input; closing it ends etcd.
+    private let input = Atomic<Int32>(-1)
+
+    /// The etcd binary, if installed (`scripts/setup-debian` installs `etcd-server`).
+    public static let binary: String? = ["/usr/bin/etcd", "/usr/local/bin/etcd"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The etcdctl binary, if installed (`etcd-client`).
+    public static let etcdctlBinary: String? = ["/usr/bin/etcdctl", "/usr/local/bin/etcdctl"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Why etcd tests cannot run here, or `nil` when they can.
+    public static var unavailableReason: String? {
+        binary == nil || etcdctlBinary == nil
+            ? "etcd is not installed (Debian: etcd-server and etcd-client; scripts/setup-debian installs them)" : nil
+    }
+
+    /// One etcd for every test that only reads and writes its own prefix (started on first use, ended with the test
+    /// process). Tests that stop or break etcd start their own.
+    public static let shared: Result<EtcdTestServer, FixtureError> = {
+        do {
+            return .success(try EtcdTestServer.start())
+        } catch let error as FixtureError {
+            return .failure(error)
+        } catch {
+            return .failure(FixtureError("\(error)"))
+        }
+    }()
+
+    private init(port: Int, peerPort: Int, folder: URL) {
+        self.port = port
+        self.peerPort = peerPort
+        self.folder = folder
+    }
+
+    /// Starts an etcd and waits (at most 20 s) until it answers `/health`.
+    public static func start() throws -> EtcdTestServer {
+        guard unavailableReason == nil else { throw FixtureError(unavailableReason!) }
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let server = EtcdTestServer(
+                port: FixtureHTTPServer.closedPort(), peerPort: FixtureHTTPServer.closedPort(), folder: folder)
+            do {
+                try server.launch()
+                return server
+            } catch {
+                server.stop()
+                try? FileManager.default.removeItem(at: folder)
+                lastError = error  // most likely a port taken meanwhile: try others
+            }
+        }
+        throw lastError ?? FixtureError("etcd did not start")
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// `etcd://127.0.0.1:PORT/PREFIX` (with `user:password@` when given).
+    public func url(prefix: String, user: String? = nil) -> URL {
+        URL(string: "etcd://\(user.map { $0 + "@" } ?? "")127.0.0.1:\(port)\(prefix)")!
+    }
+
+    /// The gateway's address, `http://127.0.0.1:PORT`.
+    public var endpoint: String { "http://127.0.0.1:\(port)" }
+
+    /// etcd's own process id, for a test that signals it.
+    public var processID: Int32 { pid.load(ordering: .sequentiallyConsistent) }
+
+    /// Kills etcd with SIGKILL and waits until it is gone. ``restart()`` starts it again on the same ports and data.
+    public func kill() {
+        let etcd = pid.exchange(0, ordering: .sequentiallyConsistent)
+        guard etcd > 0 else { return }
+        _ = sendSignal(etcd, SIGKILL)
+        // etcd is the shell's child: wait until it is gone or a zombie (the shell reaps it) rather than reap it here.
+        for _ in 0..<500 {
+            if sendSignal(etcd, 0) != 0 || Self.isZombie(etcd) { break }
+            usleep(10_000)
+        }
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("keep").path, contents: nil)
+        endShell()
+    }
+
+    /// Starts etcd again after ``kill()``, on the same ports with the same data.
+    public func restart() throws {
+        try launch()
+    }
+
+    /// Stops etcd (SIGKILL through its shell) and waits for it.
+    public func stop() {
+        pid.store(0, ordering: .sequentiallyConsistent)
+        endShell()
+    }
+
+    /// Runs etcdctl against this server with `arguments`, `input` on its standard input; returns its exit status
+    /// and output.
+    @discardableResult
+    public func etcdctl(_ arguments: [String], input: Data? = nil) throws -> (
+        status: Int32, output: String, error: String
+    ) {
+        guard let binary = Self.etcdctlBinary else { throw FixtureError(Self.unavailableReason!) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--endpoints", endpoint, "--dial-timeout", "5s", "--command-timeout", "10s"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["ETCDCTL_API"] = "3"
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        let writer = Thread {
+            if let input { standardInput.fileHandleForWriting.write(input) }
+            try? standardInput.fileHandleForWriting.close()
+        }
+        writer.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    /// Turns authentication on with a `root` user (password `rootpw`) and a user `user` (password `password`) who
+    /// may read and write keys under `prefix`.
+    public func enableAuthentication(user: String, password: String, prefix: String) throws {
+        let steps: [[String]] = [
+            ["user", "add", "root:rootpw"], ["role", "add", "root"], ["user", "grant-role", "root", "root"],
+            ["user", "add", "\(user):\(password)"], ["role", "add", "config"],
+            ["role", "grant-permission", "config", "--prefix=true", "readwrite", prefix],
+            ["user", "grant-role", user, "config"], ["auth", "enable"],
+        ]
+        for step in steps {
+            let result = try etcdctl(step)
+            guard result.status == 0 else {
+                throw FixtureError("etcdctl \(step.joined(separator: " ")) failed: \(result.error)")
+            }
+        }
+    }
+
+    // MARK: The process
+
+    private func launch() throws {
+        guard pid.load(ordering: .sequentiallyConsistent) == 0 else { return }
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("keep"))
+        let client = "http://127.0.0.1:\(port)"
+        let peer = "http://127.0.0.1:\(peerPort)"
+        let arguments = [
+            "--name", "default", "--data-dir", folder.appendingPathComponent("data").path,
+            "--listen-client-urls", client, "--advertise-client-urls", client,
+            "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+            "--initial-cluster", "default=\(peer)",
+        ]
+        // The shell starts etcd in the background (its standard input is then /dev/null), reports its pid, and
+        // kills it when its own standard input closes: when this object stops it, or the test process ends however
+        // it ends (an interrupt reaches the shell's whole group: the shell ignores it and waits for that moment).
+        // Then it removes the folder, unless ``kill()`` asked to keep the data for a restart.
+        let script = """
+            trap '' INT TERM HUP
+            "$0" "$@" >>"$ETCD_TEST_FOLDER/etcd.log" 2>&1 &
+            echo "PID $!"
+            cat >/dev/null
+            kill -9 $! 2>/dev/null
+            wait
+            [ -e "$ETCD_TEST_FOLDER/keep" ] || rm -rf "$ETCD_TEST_FOLDER"
+            """
+        var stdinPipe: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0 else {
+            throw FixtureError("cannot create pipes: errno \(errno)")
+        }
+        for descriptor in stdinPipe + stdoutPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else: etcd lives as long as the tests, and must not hold another test's pipe open.
+        for descriptor in Self.inheritableDescriptors()
+        where descriptor > 2 && !(stdinPipe + stdoutPipe).contains(descriptor) {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = (["/bin/sh", "-c", script, Self.binary!] + arguments).map { strdup($0) } + [nil]
+        defer {
+            for argument in argv { free(argument) }
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["ETCD_TEST_FOLDER"] = folder.path
+        for name in environment.keys where name.hasPrefix("ETCD_") && name != "ETCD_TEST_FOLDER" {
+            environment[name] = nil  // the machine's settings must not reach the test's etcd
+        }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for entry in envp { free(entry) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
+        close(stdinPipe[0])
+        close(stdoutPipe[1])
+        defer { close(stdoutPipe[0]) }
+        guard spawned == 0 else {
+            close(stdinPipe[1])
+            throw FixtureError("cannot start /bin/sh: errno \(spawned)")
+        }
+        shell.store(child, ordering: .sequentiallyConsistent)
+        input.store(stdinPipe[1], ordering: .sequentiallyConsistent)
+        guard let etcd = Self.readPID(stdoutPipe[0], timeout: 10) else {
+            endShell()
+            throw FixtureError("etcd's shell did not report a pid")
+        }
+        pid.store(etcd, ordering: .sequentiallyConsistent)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if Self.healthy(port: port) { return }
+            if sendSignal(etcd, 0) != 0 || Self.isZombie(etcd) { break }
+            usleep(20_000)
+        }
+        let log = (try? String(contentsOf: folder.appendingPathComponent("etcd.log"), encoding: .utf8)) ?? ""
+        stop()
+        throw FixtureError("etcd did not become healthy on port \(port): \(log.suffix(600))")
+    }
+
+    /// The open descriptors without close-on-exec, which a child would inherit.
+    private static func inheritableDescriptors() -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap(Int32.init).filter { fcntl($0, F_GETFD) >= 0 && fcntl($0, F_GETFD) & FD_CLOEXEC == 0 }
+    }
+
+    private static func isZombie(_ pid: Int32) -> Bool {
+        (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") == true
+    }
+
+    /// Closes the shell's input (it then kills etcd) and reaps the shell, killing it after 5 s.
+    private func endShell() {
+        let descriptor = input.exchange(-1, ordering: .sequentiallyConsistent)
+        let child = shell.exchange(0, ordering: .sequentiallyConsistent)
+        if descriptor >= 0 { close(descriptor) }
+        guard child > 0 else { return }
+        var status: Int32 = 0
+        for _ in 0..<500 {
+            let result = waitpid(child, &status, WNOHANG)
+            if result == child || (result < 0 && errno != EINTR) { return }
+            usleep(10_000)
+        }
+        _ = sendSignal(child, SIGKILL)
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+    }
+
+    private static func readPID(_ descriptor: Int32, timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var line: [UInt8] = []
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var byte: UInt8 = 0
+            guard read(descriptor, &byte, 1) == 1 else { return nil }
+            if byte == 0x0A {
+                let text = String(decoding: line, as: UTF8.self)
+                if text.hasPrefix("PID "), let pid = Int32(text.dropFirst(4)) { return pid }
+                line = []
+            } else {
+                line.append(byte)
+            }
+        }
+        return nil
+    }
+
+    /// Whether etcd answers `GET /health` with `"health":"true"`.
+    private static func healthy(port: Int) -> Bool {
+        exchange(port: port, request: "GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")?
+            .contains("\"health\":\"true\"") == true
+    }
+
+    /// POSTs `body` to etcd's JSON gateway at `path` (`/v3/kv/put`) over a plain socket; returns the answer's body.
+    public func gateway(_ path: String, body: String, token: String? = nil) throws -> String {
+        let bytes = Array(body.utf8)
+        let request =
+            "POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + (token.map { "Authorization: \($0)\r\n" } ?? "") + "Content-Length: \(bytes.count)\r\n\r\n" + body
+        guard let answer = Self.exchange(port: port, request: request, timeout: 10) else {
+            throw FixtureError("etcd at port \(port) did not answer \(path)")
+        }
+        guard let split = answer.range(of: "\r\n\r\n") else { return answer }
+        return String(answer[split.upperBound...])
+    }
+
+    /// Asks etcd for a token for `user` (`/v3/auth/authenticate`).
+    public func authenticate(user: String, password: String) throws -> String {
+        let answer = try gateway("/v3/auth/authenticate", body: #"{"name": "\#(user)", "password": "\#(password)"}"#)
+        guard let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
+            let token = object["token"] as? String
+        else { throw FixtureError("etcd issued no token: \(answer.prefix(200))") }
+        return token
+    }
+
+    /// Sends `request` to 127.0.0.1:`port` and reads the whole answer (HTTP/1.0: until the server closes), within
+    /// `timeout` seconds. A plain socket: no threads, nothing shared.
+    private static func exchange(port: Int, request: String, timeout: Double = 1) -> String? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return nil }
+        var bytes = Array(request.utf8)
+        while !bytes.isEmpty {
+            let count = write(descriptor, bytes, bytes.count)
+            guard count > 0 else { return nil }
+            bytes.removeFirst(count)
+        }
+        var answer: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { return String(decoding: answer, as: UTF8.self) }
+            answer += buffer[0..<count]
+        }
+        return nil
+    }
+}
+
+/// `kill(2)`, named apart from ``EtcdTestServer/kill()``.
+private func sendSignal(_ pid: Int32, _ number: Int32) -> Int32 { kill(pid, number) }
