@@ -8,6 +8,9 @@ package struct MenuData: Equatable, Sendable {
     package private(set) var statuses: [ConfigurationKeyStatus]
     /// How many keys of each scope have an override (applied or not).
     package private(set) var scopeOverrideCounts: [Int]
+    /// How many catalog keys' overrides have expired, kept up to date by ``setStatus(_:at:)`` so the footer, drawn
+    /// every frame, does not walk every key.
+    private var expiredKeyCount = 0
     /// Overrides (and entries kept without being applied) of keys that are not in the catalog.
     package var orphans: [ConfigurationKeyStatus]
     /// A short label for the title bar, such as "demo catalog".
@@ -53,6 +56,7 @@ package struct MenuData: Equatable, Sendable {
         self.scopeOverrideCounts = table.scopes.map { scope in
             scope.range.reduce(0) { $0 + (Self.hasOverride(statuses[$1]) ? 1 : 0) }
         }
+        self.expiredKeyCount = statuses.reduce(0) { $0 + ($1.isExpired ? 1 : 0) }
         self.orphans = orphans
         self.label = label
         self.storeLocation = storeLocation
@@ -84,6 +88,7 @@ package struct MenuData: Equatable, Sendable {
     package mutating func setStatus(_ status: ConfigurationKeyStatus, at index: Int) {
         let scope = table.keys[index].scope
         scopeOverrideCounts[scope] += (Self.hasOverride(status) ? 1 : 0) - (Self.hasOverride(statuses[index]) ? 1 : 0)
+        expiredKeyCount += (status.isExpired ? 1 : 0) - (statuses[index].isExpired ? 1 : 0)
         statuses[index] = status
     }
 
@@ -110,6 +115,6 @@ package struct MenuData: Equatable, Sendable {
 
     /// How many stored overrides have expired.
     package var expiredCount: Int {
-        statuses.reduce(0) { $0 + ($1.isExpired ? 1 : 0) } + orphans.reduce(0) { $0 + ($1.isExpired ? 1 : 0) }
+        expiredKeyCount + orphans.reduce(0) { $0 + ($1.isExpired ? 1 : 0) }
     }
 }
