@@ -108,6 +108,13 @@ struct Commands {
             if let at = expiry.expiresAt { expires += " (in \(ExpiryOptions.describe(at.timeIntervalSince(now))))" }
         }
         try Output.line("\(show(arguments[0])) = \(show(arguments[1])) (overridden; was \(was)\(expires))")
+        if let descriptor = context.catalog.descriptor(named: arguments[0]),
+            ConfigurationStatusSnapshot(service: context.service).status(of: descriptor).isRedundant
+        {
+            CommandLineTool.report(
+                "note: this override equals the server value, so it changes nothing now and will not follow the "
+                    + "server when it changes; set it with --until-server-changes to follow the server, or reset it")
+        }
     }
 
     func reset() throws {
