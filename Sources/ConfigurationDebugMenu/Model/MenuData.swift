@@ -101,7 +101,12 @@ package struct MenuData: Equatable, Sendable {
     /// The stored overrides the menu knows (of catalog keys and orphans, expired ones included), by key.
     package var currentOverrides: [String: OverrideEntry] {
         var result: [String: OverrideEntry] = [:]
-        for status in statuses where status.override != nil { result[status.name] = status.override }
+        // Only scopes that hold an override are walked: the scenarios view asks for this on every frame.
+        for (scope, count) in scopeOverrideCounts.enumerated() where count > 0 {
+            for index in table.scopes[scope].range where statuses[index].override != nil {
+                result[statuses[index].name] = statuses[index].override
+            }
+        }
         for orphan in orphans where orphan.override != nil { result[orphan.name] = orphan.override }
         return result
     }
