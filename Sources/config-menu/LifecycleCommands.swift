@@ -69,7 +69,7 @@ struct LifecycleCommands {
         if lines.isEmpty {
             lines.append(
                 key.map { "no recorded changes of \(VisibleText.escaped($0))" } ?? "no recorded changes"
-                    + " (the journal: \(context.journalDescription))")
+                    + " (\(context.journalDescription))")
         }
         try Output.line(lines.joined(separator: "\n"))
         if history.unreadableLines > 0 {
@@ -86,7 +86,7 @@ struct LifecycleCommands {
         let context = try ToolContext(invocation)
         let history = context.store.history()
         guard let proposal = history.undoProposal(current: context.store.entries) else {
-            try Output.line("nothing to undo: no change is recorded (the journal: \(context.journalDescription))")
+            try Output.line("nothing to undo: no change is recorded (\(context.journalDescription))")
             return
         }
         let record = proposal.record

@@ -44,9 +44,9 @@ extension ToolContext {
         return url
     }
 
-    /// Where the history journal is, for messages: `FILE.journal`, or that the store keeps none.
+    /// Where the history journal is, for messages: `the journal is FILE.journal`, or that the store keeps none.
     var journalDescription: String {
-        store.localFileURL.map { VisibleText.escaped($0.path) + ".journal" }
+        store.localFileURL.map { "the journal is " + VisibleText.escaped($0.path) + ".journal" }
             ?? "\(VisibleText.escaped(store.location)) keeps no history"
     }
 }
