@@ -25,6 +25,30 @@ struct ProgramCoverageTests {
             rejectedOverrides: [])
     }
 
+    @Test("the menu's poller re-reads only when a report file changed, and tells the change once")
+    func pollerSkipsUnchangedReports() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-poll-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("overrides.json")
+        let programs = ProgramReports.folder(forStoreAt: store)
+        try FileManager.default.createDirectory(at: programs, withIntermediateDirectories: true)
+        var report = Self.report("app", pid: 1, reads: (0..<20_000).map { ("key.\($0)", 1) })
+        report.endedAt = Self.start + 60
+        let file = programs.appendingPathComponent("app-1-0.json")
+        try report.encoded().write(to: file)
+        let source = ProgramCoverageSource(storeURL: store, interval: 0)
+        #expect(source.current(now: 0).readNames.count == 20_000)
+        #expect(source.poll(now: 1) == nil, "nothing changed")
+        // A report rewritten with one more read is told once.
+        report.reads.append(.init(name: "new", firstRead: Self.start + 9, currentValueFirstRead: Self.start + 9))
+        try report.encoded().write(to: file)
+        #expect(source.poll(now: 2)?.read(named: "new") != nil)
+        #expect(source.poll(now: 3) == nil)
+        // Comparing two large coverages is linear: a derived == compared every read's copy of its whole report.
+        let other = ProgramCoverage(programs: [report])
+        #expect(other == ProgramCoverage(programs: [report]))
+    }
+
     @Test("a key read by any program counts as read, with the earliest read and its program")
     func merged() {
         let app = Self.report("app", pid: 1, reads: [("x", 5), ("u", 2)], unregistered: [("u", 2)])

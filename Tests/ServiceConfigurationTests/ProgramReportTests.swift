@@ -267,6 +267,9 @@ import Testing
             // Finished reports of two programs, written by services that ended one after another.
             var ended: [String] = []
             for index in 0..<8 {
+                // Reports keep times to the millisecond: each service ends in a later one, so "newest" is defined.
+                let next = Date().addingTimeInterval(0.002)
+                while Date() < next {}
                 let service = try makeService(folder, name: index < 7 ? "pruned" : "other") {
                     $0.keptFinishedReports = 100
                 }

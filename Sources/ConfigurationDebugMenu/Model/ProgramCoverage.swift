@@ -66,6 +66,12 @@ package struct ProgramCoverage: Equatable, Sendable {
         self.unregistered = unregistered.values.sorted { $0.name < $1.name }
     }
 
+    /// Equal when the same reports are shown: everything else derives from them. (A derived `==` compared each
+    /// key's copy of its program's whole report, N² for N reads: a report of 10,000 reads froze the menu.)
+    package static func == (lhs: ProgramCoverage, rhs: ProgramCoverage) -> Bool {
+        lhs.programs == rhs.programs && lhs.problems == rhs.problems
+    }
+
     /// No program report to show.
     package var isEmpty: Bool { programs.isEmpty }
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The report's file format: see ``ProgramReport``.
 extension ProgramReport {
@@ -42,7 +42,7 @@ extension ProgramReport {
     }
 
     /// The file's bytes: pretty-printed JSON with sorted keys, so two writes of the same report are identical.
-    func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let document = Document(
             format: Self.formatName,
             version: Self.version,

@@ -68,11 +68,29 @@ package enum ProgramReports {
         return ProgramReportListing(reports: reports, problems: problems)
     }
 
+    /// A cheap fingerprint of the reports folder (each report file's name and `stat` identity), so a reader that
+    /// polls can skip parsing when nothing was written; `nil` when the folder cannot be listed.
+    package static func folderFingerprint(forStoreAt storeURL: URL) -> ProgramReportsFingerprint? {
+        let folder = folder(forStoreAt: storeURL)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
+        var files: [String: FileFingerprint?] = [:]
+        for name in names where name.hasSuffix(".json") {
+            files[name] = StoreFile(url: folder.appendingPathComponent(name), faults: nil).fingerprint()
+        }
+        return ProgramReportsFingerprint(files: files)
+    }
+
     /// Whether the report's writer still runs: ended reports are ended; otherwise the process must exist and, where
     /// the system can tell, be the one that started when the report says.
-    static func status(of report: ProgramReport) -> ProgramReport.Status {
+    package static func status(of report: ProgramReport) -> ProgramReport.Status {
         if report.endedAt != nil { return .ended }
         return ProcessLiveness.isRunning(pid: report.processIdentifier, startIdentity: report.processStart)
             ? .running : .stale
     }
+}
+
+/// What ``ProgramReports/folderFingerprint(forStoreAt:)`` returns: equal when no report file was written, added or
+/// removed in between.
+package struct ProgramReportsFingerprint: Equatable, Sendable {
+    let files: [String: FileFingerprint?]
 }
