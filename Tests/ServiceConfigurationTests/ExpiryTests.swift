@@ -96,6 +96,22 @@ struct ExpiryTests {
         #expect(service.expiredOverrides[count] == .serverValueChanged(from: "4", to: "5"))
     }
 
+    @Test("no server value is not a change: a tool without the program's server values never expires the override")
+    func unknownServerValue() throws {
+        let entry = OverrideEntry(
+            value: "9", setAt: Date(timeIntervalSince1970: 1_800_000_000), serverValueWhenSet: "4",
+            expiry: OverrideExpiry(untilServerChanges: true))
+        let now = Date(timeIntervalSince1970: 1_800_000_100)
+        #expect(entry.expiration(now: now, serverValue: nil, programVersion: nil) == nil)
+        #expect(entry.expiration(now: now, serverValue: "4", programVersion: nil) == nil)
+        #expect(
+            entry.expiration(now: now, serverValue: "5", programVersion: nil) == .serverValueChanged(from: "4", to: "5")
+        )
+        let service = try service(InMemoryOverrideStore(entries: [count: entry]), clock: ManualClock(), server: [:])
+        #expect(service.count == 9)
+        #expect(service.expiredOverrides.isEmpty)
+    }
+
     @Test("until a version: applies below it, expires at and after it, compared by numbers (14.10 > 14.9)")
     func untilVersion() throws {
         let entry = OverrideEntry(value: "9", expiry: OverrideExpiry(untilVersion: ProgramVersion("14.10")))
