@@ -296,6 +296,9 @@ struct ToolContext {
     /// After a change: says where a corrupt file the change replaced was moved.
     func reportMovedAside() {
         if let error = store.lastError, error.preservedAt != nil { CommandLineTool.report("warning: \(error)") }
+        if let problem = (store as? FileOverrideStore)?.journalProblem {
+            CommandLineTool.report("warning: history: \(VisibleText.escaped(problem))")
+        }
     }
 
     static func positive(_ text: String, for option: String) throws -> Int {

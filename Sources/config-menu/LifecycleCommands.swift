@@ -86,6 +86,12 @@ struct LifecycleCommands {
         let context = try ToolContext(invocation)
         let history = context.store.history()
         guard let proposal = history.undoProposal(current: context.store.entries) else {
+            if let problem = history.problem {
+                // An unreadable history is not an empty one: say so, and do not succeed.
+                throw ToolError(
+                    code: .ioFailure,
+                    description: "cannot tell the last change: \(VisibleText.escaped(problem)); nothing was undone")
+            }
             try Output.line("nothing to undo: no change is recorded (\(context.journalDescription))")
             return
         }

@@ -78,6 +78,25 @@ struct LifecycleCommandTests {
         #expect(reader.history().records.last?.origin.kind == .cli)
     }
 
+    @Test("a journal that cannot be used: set warns that the change is not in the history; undo fails, exit 4")
+    func unusableJournal() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run("set", "function.media.upload_concurrency", "5").status == 0)
+        let journal = store.path + ".journal"
+        #expect(chmod(journal, 0o666) == 0)
+        let set = try run("set", "function.media.upload_concurrency", "6")
+        #expect(set.status == 0)
+        #expect(set.error.contains("warning: history: "))
+        #expect(set.error.contains("not recorded in the history"))
+        // The change is still undoable (the store differs from what the history last saw) ...
+        #expect(try run("undo", "--yes").output.contains("puts back"))
+        // ... but with the store back where the history saw it, an unreadable history is not "nothing to undo".
+        let undo = try run("undo", "--yes")
+        #expect(undo.status == 4)
+        #expect(undo.error.contains("nothing was undone"))
+        #expect(!undo.output.contains("nothing to undo"))
+    }
+
     @Test("an override equal to the server value is redundant: = in list, redundant in get with what to do")
     func redundant() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

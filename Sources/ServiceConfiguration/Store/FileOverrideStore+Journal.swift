@@ -78,8 +78,12 @@ extension FileOverrideStore {
         let record = OverrideJournalRecord(
             id: OverrideJournalRecord.makeID(time: now), time: now, origin: origin, reason: reason, changes: changes)
         do throws(StoreFile.Failure) {
-            try journal.writeBase(bytes, fingerprint: fingerprint)
+            // The line first, then the base: if the line cannot be written (a journal made unwritable, a full disk),
+            // the base still shows the store as it was, so the next writer records this change as made outside
+            // instead of the history silently missing it (and an undo then undoing an older change). A crash between
+            // the two records the change twice (its line, then "outside"), which an undo handles.
             try journal.append((outside.map { [$0] } ?? []) + [record])
+            try journal.writeBase(bytes, fingerprint: fingerprint)
             state.withLock { $0.journalProblem = nil }
         } catch {
             state.withLock {
