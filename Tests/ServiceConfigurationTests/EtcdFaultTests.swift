@@ -82,7 +82,12 @@ struct EtcdFaultTests {
         let writers = try (0..<4).map {
             try HelperProcess(["etcd-hammer", etcd.url(prefix: prefix).absoluteString, "k\($0)", "100000"])
         }
-        #expect(await pollUntil { writers.allSatisfy { $0.reported.count >= 5 } })
+        // Four writers racing on one key: each round one of them wins, so progress is certain but not evenly shared
+        // on a loaded machine; what matters is that every writer is mid-change when it is killed.
+        #expect(
+            await pollUntil(within: 60) {
+                writers.allSatisfy { !$0.reported.isEmpty } && writers.reduce(0) { $0 + $1.reported.count } >= 20
+            })
         for writer in writers { writer.kill() }
         let store = try EtcdFixture.store(etcd, prefix: prefix)
         #expect(store.reload() == nil)
