@@ -1,4 +1,5 @@
-// expect: ambiguous use of 'subscript(dynamicMember:)'
+// expect: ambiguous use of '
+// The compiler names either the property or 'subscript(dynamicMember:)', from one run to the next.
 import Checkout
 import ServiceConfiguration
 
