@@ -61,8 +61,9 @@ final class SleepRecorder: Sendable {
 }
 
 /// Waits (polling, never longer than `seconds`) until `condition` holds. The bound is generous: the whole suite
-/// runs its tests in parallel on two cores, so a schedule of nine quick attempts can take seconds there.
-func pollUntil(within seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
+/// runs its tests in parallel on two cores (and CI runs it again under ThreadSanitizer), so a schedule of nine quick
+/// attempts can take many seconds there.
+func pollUntil(within seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }
