@@ -89,8 +89,9 @@ struct KeyReport {
                 .array(
                     rejectedByPrograms.map {
                         .object([
-                            ("program", .string($0.programName)), ("pid", .number(String($0.processIdentifier))),
-                            ("status", .string($0.status)), ("reason", .string($0.reason)),
+                            ("program", .string($0.program.programName)),
+                            ("pid", .number(String($0.program.processIdentifier))),
+                            ("status", .string($0.program.status.rawValue)), ("reason", .string($0.reason)),
                         ])
                     }
                 )
@@ -172,7 +173,7 @@ struct KeyReport {
             }
             lines.append(overrideLine)
             for rejection in rejectedByPrograms {
-                lines.append("  rejected by \(rejection.label): \(show(rejection.reason))")
+                lines.append("  rejected by \(rejection.program.label): \(show(rejection.reason))")
             }
             if let expiration = status.expiration {
                 lines.append("  expired   \(show(expiration.description)); not applied (config-menu prune removes it)")

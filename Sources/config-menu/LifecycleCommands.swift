@@ -36,7 +36,7 @@ struct LifecycleCommands {
             try Output.line(
                 JSONWriter.string(
                     .object([
-                        ("journal", context.store.localFileURL.map { .string($0.path + ".journal") } ?? .null),
+                        ("journal", (context.store as? FileOverrideStore).map { .string($0.journalURL.path) } ?? .null),
                         ("records", .array(records.map(HistoryReport.json))),
                         ("unrecorded", unrecorded.map(HistoryReport.json) ?? .null),
                         (

@@ -90,6 +90,11 @@ public final class FileOverrideStore: Sendable {
     /// write), or `nil`. The change itself was saved; the next change records it as made outside.
     public var journalProblem: String? { state.withLock { $0.journalProblem } }
 
+    /// The history journal's file: beside the store's target when the store is reached through a symbolic link.
+    package var journalURL: URL {
+        OverrideJournal(storePath: (try? file.target()) ?? url.path, faults: nil).url
+    }
+
     deinit {
         stopWatching()
     }
