@@ -92,7 +92,7 @@ public final class FileOverrideStore: Sendable {
 
     /// The history journal's file: beside the store's target when the store is reached through a symbolic link.
     package var journalURL: URL {
-        OverrideJournal(storePath: (try? file.target()) ?? url.path, faults: nil).url
+        OverrideJournal(storePath: (try? file.target()) ?? url.path, faults: nil).url.resolvingSymlinksInPath()
     }
 
     deinit {
