@@ -136,6 +136,11 @@
             let code = withExtendedLifetime(transfer) { curl_easy_perform(handle) }
             if let refusal = transfer.refusal { throw refusal }
             if transfer.stopped || transfer.isCancelled { throw .cancelled }
+            if code == CURLE_OUT_OF_MEMORY, transfer.isReadingHead {
+                // What libcurl 7.88 returns for a header line over its 100 KiB (CURL_MAX_HTTP_HEADER).
+                throw HTTPTransportError(
+                    .invalidResponse, "a header line of the answer is longer than libcurl's 100 KiB; refused")
+            }
             guard code == CURLE_OK else {
                 throw Self.failure(code, handle: handle, message: String(cString: errorBuffer), request: request)
             }
@@ -186,8 +191,6 @@
                 return HTTPTransportError(.invalidResponse, "not a valid HTTP answer (\(detail))")
             case CURLE_FILESIZE_EXCEEDED:
                 return .tooLarge(limit: request.maximumBodySize ?? 0, announced: nil)
-            case CURLE_OUT_OF_MEMORY where detail.localizedCaseInsensitiveContains("header"):
-                return HTTPTransportError(.invalidResponse, "a header line of the answer is too long (\(detail))")
             case CURLE_PEER_FAILED_VERIFICATION:
                 return certificateFailure(handle, message: detail, host: host, request: request)
             case CURLE_SSL_CACERT_BADFILE:
@@ -309,6 +312,9 @@
         }
 
         var isCancelled: Bool { cancellation?.isCancelled == true }
+
+        /// Whether a status line arrived and its head is not complete yet.
+        var isReadingHead: Bool { status != nil && head == nil }
 
         /// One header line (status lines and the empty line ending a head included); false stops the transfer.
         func header(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -46,13 +46,18 @@ package struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConver
         var error = HTTPTransportError(
             .tooLarge,
             "the body is larger than the \(ByteCount.describe(limit)) limit"
-                + (announced.map { " (\(ByteCount.describe(Int($0))) announced)" } ?? ""))
+                + (announced.map { " (\(describe(announced: $0)) announced)" } ?? ""))
         error.limit = limit
         error.announcedSize = announced
         return error
     }
 
     package var description: String { reason }
+
+    /// An announced size in whole MiB (`50 MiB`), or bytes under one MiB.
+    package static func describe(announced size: Int64) -> String {
+        size >= 1 << 20 ? "\(size >> 20) MiB" : ByteCount.describe(Int(size))
+    }
 
     static let cancelled = HTTPTransportError(.cancelled, "cancelled")
 }

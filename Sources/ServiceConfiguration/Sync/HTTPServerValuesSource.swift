@@ -140,7 +140,8 @@ public final class HTTPServerValuesSource: ServerValuesSource {
             ServerSyncError(
                 kind: .tooLarge,
                 reason: "the response is larger than the \(ByteCount.describe(error.limit ?? 0)) limit"
-                    + (error.announcedSize.map { " (\(ByteCount.describe(Int($0))) announced)" } ?? "") + "; refused")
+                    + (error.announcedSize.map { " (\(HTTPTransportError.describe(announced: $0)) announced)" } ?? "")
+                    + "; refused")
         case .invalidResponse: ServerSyncError(kind: .invalidResponse, reason: error.reason)
         case .redirectRefused: ServerSyncError(kind: .httpStatus, reason: error.reason, statusCode: error.status)
         case .invalidRequest: ServerSyncError(kind: .notConfigured, reason: error.reason)
