@@ -216,16 +216,17 @@
             let trusted =
                 request.certificateAuthorityFile.map { "the certificates in \($0)" } ?? "the system's authorities"
             let reason: String
+            // libcurl checks the host name itself, after OpenSSL verified the chain: only its message says so.
+            let hostMismatch = message.contains("subject name") || message.contains("target host name")
             // OpenSSL's X509_V_ERR_* numbers, which CURLINFO_SSL_VERIFYRESULT reports.
             switch Self.info(handle, CURLINFO_SSL_VERIFYRESULT) {
+            case _ where hostMismatch: reason = "the server's certificate is not for \(host)"
             case 10: reason = "the server's certificate has expired"
             case 9: reason = "the server's certificate is not valid yet"
             case 2, 18, 19, 20, 21, 27:
                 reason = "the server's certificate is not signed by an authority this client trusts (\(trusted))"
             case 23: reason = "the server's certificate was revoked"
             case 62, 64: reason = "the server's certificate is not for \(host)"
-            case 0 where message.contains("subject name") || message.contains("host name"):
-                reason = "the server's certificate is not for \(host)"
             default: reason = "the server's certificate was refused (\(message))"
             }
             return HTTPTransportError(.insecure, reason + "; not connected")

@@ -56,13 +56,15 @@ public final class EtcdOverrideStore: OverrideStore {
 
     /// Creates a store for `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS). Nothing is read
     /// until the first ``reload()`` or change. Credentials the URL does not hold come from `CONFIG_ETCD_USER`
-    /// (`USER:PASSWORD`) or `CONFIG_ETCD_TOKEN`.
+    /// (`USER:PASSWORD`) or `CONFIG_ETCD_TOKEN`; for `etcds://`, `CONFIG_ETCD_CA_FILE` names the PEM file of
+    /// certificate authorities to trust instead of the system's (the server's certificate is always checked).
     ///
     /// - Parameters:
     ///   - url: `etcd://HOST:PORT/PREFIX`, with `USER:PASSWORD@` before the host when etcd has authentication on.
     ///   - timeout: the longest one call to etcd may take (a change may make several).
-    ///   - environment: where `CONFIG_ETCD_USER` and `CONFIG_ETCD_TOKEN` are read.
-    /// - Throws: ``OverrideStoreError`` (``OverrideStoreError/Kind/io``) for a URL that names no etcd prefix.
+    ///   - environment: where `CONFIG_ETCD_USER`, `CONFIG_ETCD_TOKEN` and `CONFIG_ETCD_CA_FILE` are read.
+    /// - Throws: ``OverrideStoreError`` (``OverrideStoreError/Kind/io``) for a URL that names no etcd prefix, or a
+    ///   CA file that cannot be read.
     public convenience init(
         url: URL, timeout: Duration = .seconds(5),
         environment: [String: String] = ProcessInfo.processInfo.environment

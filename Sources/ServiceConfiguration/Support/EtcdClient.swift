@@ -321,7 +321,7 @@ package final class EtcdClient: Sendable {
         case .insecure:
             let hint =
                 endpoint.certificateAuthorityFile == nil && error.reason.contains("not signed by an authority")
-                ? " (name etcd's certificate authority with \(EtcdEndpoint.certificateAuthorityVariable))" : ""
+                ? "; name etcd's certificate authority with \(EtcdEndpoint.certificateAuthorityVariable)" : ""
             return EtcdError(.unreachable, "TLS: \(error.reason)\(hint)")
         case .timedOut: return EtcdError(.timedOut, "etcd did not answer within \(timeout.secondsDescription)")
         case .silent:
