@@ -123,6 +123,12 @@ public final class EtcdTestServer: Sendable {
         endShell()
     }
 
+    /// After ``kill()``: removes etcd's data, so ``restart()`` starts a new, empty cluster on the same ports (its
+    /// revisions start again from 1).
+    public func wipeData() throws {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("data"))
+    }
+
     /// Starts etcd again after ``kill()``, on the same ports with the same data.
     public func restart() throws {
         try launch()

@@ -118,7 +118,7 @@ package final class EtcdClient: Sendable {
         guard let range = answer.responses?.first?.responseRange else {
             throw EtcdError(.invalidResponse, "etcd's answer to a failed transaction holds no range")
         }
-        return .conflict(try EtcdWire.range(range, revision: revision))
+        return .conflict(try EtcdWire.range(range, revision: revision, cluster: answer.header?.clusterId))
     }
 
     /// Deletes every key under the prefix; returns the revision of the deletion.

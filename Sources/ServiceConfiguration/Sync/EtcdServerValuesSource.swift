@@ -122,7 +122,7 @@ public final class EtcdServerValuesSource: ServerValuesSource {
                         switch message {
                         case .success(.events), .success(.compacted):
                             waiter.finish(.success(()))
-                        case .success(.created(let now)) where now < revision:
+                        case .success(.created(let now, _)) where now < revision:
                             waiter.finish(.success(()))  // a new cluster at the same address: read it
                         case .success(.created), .success(.progress):
                             break
