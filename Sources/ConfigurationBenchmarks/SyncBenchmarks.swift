@@ -92,10 +92,9 @@ func syncBenchmarks() throws {
     let second = alternate(first)
     let body = try JSONSerialization.data(withJSONObject: first)
     print("")
+    // `libcurl/7.88.1` (without the libraries it was built with), or `URLSession`.
     let transportName = HTTPTransports.systemName.split(separator: " ").first.map(String.init) ?? "transport"
-    print(
-        "Server values sync (release build; loopback; Python fixture server, HTTP/1.1 keep-alive; "
-            + "\(HTTPTransports.systemName))")
+    print("Server values sync (release build; loopback; Python fixture server; \(transportName))")
     print("")
 
     // 304: a sync whose conditional request the server answers "not modified".

@@ -1,7 +1,6 @@
 import Foundation
 import ServiceConfiguration
 import SharedTestSupport
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -159,33 +158,14 @@ struct EtcdCommandTests {
             ])
         #expect(synced.status == 0 && synced.output.contains("(none) -> \"3000\""), "\(synced.error)")
 
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        demo.arguments = trusted + ["--server-url", values]
-        var variables = ProcessInfo.processInfo.environment
-        variables["XDG_STATE_HOME"] = folder.path
-        demo.environment = variables
-        let output = Pipe()
-        demo.standardOutput = output
-        demo.standardError = output
-        let lines = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text }
-        }
-        try demo.run()
-        defer {
-            demo.terminate()
-            output.fileHandleForReading.readabilityHandler = nil
-        }
+        let demo = try DemoProcess(
+            arguments: trusted + ["--server-url", values], environment: ["XDG_STATE_HOME": folder.path], errors: true)
         for text in [
             "config-demo: watching \(store)", "album like button: shown", "typing indicator refresh: every 3000 ms",
         ] {
-            let seen = try await poll(within: 30) { lines.withLock { $0.contains(text) } }
-            #expect(seen, "no \"\(text)\" in:\n\(lines.withLock { $0 })")
+            #expect(try await demo.wait(for: text, within: 30), "no \"\(text)\" in:\n\(demo.printed)")
         }
-        #expect(!lines.withLock { $0 }.contains("TLS"), "\(lines.withLock { $0 })")
+        #expect(!demo.printed.contains("TLS"), "\(demo.printed)")
     }
 
     @Test("config-menu sync --server-url etcd:// prints what changed")
@@ -211,31 +191,14 @@ struct EtcdCommandTests {
         let etcd = try EtcdTestServer.shared.get()
         try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "3500"])
         let store = etcd.url(prefix: "\(prefix)/overrides").absoluteString
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        demo.arguments = ["--store", store, "--server-url", etcd.url(prefix: "\(prefix)/values").absoluteString]
-        var variables = ProcessInfo.processInfo.environment
-        variables["XDG_STATE_HOME"] = folder.path
-        demo.environment = variables
-        let output = Pipe()
-        demo.standardOutput = output
-        demo.standardError = output
-        let lines = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text }
-        }
-        try demo.run()
-        defer {
-            demo.terminate()
-            output.fileHandleForReading.readabilityHandler = nil
-        }
+        let demo = try DemoProcess(
+            arguments: ["--store", store, "--server-url", etcd.url(prefix: "\(prefix)/values").absoluteString],
+            environment: ["XDG_STATE_HOME": folder.path], errors: true)
         // `poll` looks once more after the deadline: a test process starved of threads by its neighbours may wake
         // only after the output arrived and the deadline passed.
         func wait(for text: String, within seconds: Double = 30) async throws -> Bool {
-            if try await poll(within: seconds, { lines.withLock { $0.contains(text) } }) { return true }
-            Issue.record("no \"\(text)\" in:\n\(lines.withLock { $0 })")
+            if try await demo.wait(for: text, within: seconds) { return true }
+            Issue.record("no \"\(text)\" in:\n\(demo.printed)")
             return false
         }
         #expect(try await wait(for: "config-demo: watching \(store)"))

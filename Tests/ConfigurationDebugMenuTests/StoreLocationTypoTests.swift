@@ -13,37 +13,17 @@ struct StoreLocationTypoTests {
         "etcds//h/p", "http://127.0.0.1:8000/overrides.json", "file:///tmp/overrides.json",
     ]
 
-    /// Runs `tool` (`config-menu` or `config-demo`) in `directory` with `environment` added.
+    /// Runs `tool` (`config-menu` or `config-demo`) in `directory` with `environment` added, its state folder inside
+    /// `directory`; config-demo runs until stopped, so it must have exited on the usage error within 30 s.
     static func run(
         _ tool: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
     ) throws -> ToolRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent(tool)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var variables = ProcessInfo.processInfo.environment
-        variables["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
-        variables["CONFIG_OVERRIDES_STORE"] = nil
-        variables["CONFIG_OVERRIDES_FILE"] = nil
+        var variables: [String: String?] = [
+            "XDG_STATE_HOME": directory.appendingPathComponent("state").path, "CONFIG_OVERRIDES_STORE": nil,
+            "CONFIG_OVERRIDES_FILE": nil,
+        ]
         for (name, value) in environment { variables[name] = value }
-        process.environment = variables
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // config-demo runs until stopped: it must have exited on the usage error long before this.
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ToolRun(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        return try runTool(tool, arguments, environment: variables, directory: directory, timeout: 30)
     }
 
     /// A new empty folder for one test's working directory.

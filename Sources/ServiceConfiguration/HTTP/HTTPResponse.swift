@@ -39,7 +39,9 @@ package struct HTTPResponseHead: Sendable, Hashable {
 
 /// A whole answer: the head and the body (decompressed).
 package struct HTTPResponse: Sendable, Hashable {
+    /// The status line and headers.
     package var head: HTTPResponseHead
+    /// The whole body, decompressed.
     package var body: Data
 
     package init(head: HTTPResponseHead, body: Data) {

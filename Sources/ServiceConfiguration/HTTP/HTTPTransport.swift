@@ -115,11 +115,11 @@ extension HTTPTransport {
             request, cancellation: cancellation,
             receiver: HTTPReceiver(
                 head: { head in
-                    // A body of known size is kept in one allocation; Data grows in place otherwise.
+                    // A body of known size is kept in one allocation (up to 16 MiB); Data grows in place otherwise.
                     if let length = head.header("Content-Length").flatMap(Int.init),
-                        length <= (request.maximumBodySize ?? 1 << 20)
+                        length <= (request.maximumBodySize ?? 0)
                     {
-                        body.reserveCapacity(length)
+                        body.reserveCapacity(min(length, 16 << 20))
                     }
                     return true
                 },

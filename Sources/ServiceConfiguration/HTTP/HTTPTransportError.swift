@@ -31,8 +31,9 @@ package struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConver
     package var reason: String
     /// The status of the answer the failure is about (a refused redirect), if any.
     package var status: Int?
-    /// For ``Kind/tooLarge``: the limit, and the size the answer announced (`Content-Length`) when it did.
+    /// For ``Kind/tooLarge``: the limit, in bytes.
     package var limit: Int?
+    /// For ``Kind/tooLarge``: the size the answer announced (`Content-Length`), when it did.
     package var announcedSize: Int64?
 
     package init(_ kind: Kind, _ reason: String, status: Int? = nil) {

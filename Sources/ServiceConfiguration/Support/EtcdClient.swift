@@ -331,7 +331,8 @@ package final class EtcdClient: Sendable {
             return EtcdError(
                 .tooLarge, "etcd's answer is larger than the \(ByteCount.describe(maximumResponseSize)) limit; refused")
         case .invalidResponse, .redirectRefused:
-            return EtcdError(.invalidResponse, "\(error.reason) (is this etcd's client port?)")
+            let notHTTP = error.reason.hasPrefix("not a valid HTTP answer") || error.reason.hasPrefix("not an HTTP")
+            return EtcdError(.invalidResponse, error.reason + (notHTTP ? " (is this etcd's client port?)" : ""))
         case .invalidRequest: return EtcdError(.notConfigured, error.reason)
         case .cancelled: return .cancelled
         }
@@ -357,14 +358,18 @@ package final class EtcdClient: Sendable {
                     return true
                 },
                 body: { bytes in
+                    // What is pending holds no newline: only the new bytes are searched (a long message arrives
+                    // in many pieces).
+                    var from = pending.count
                     pending.append(contentsOf: bytes)
                     if status == 200 {
                         var start = 0
-                        while let newline = pending[start...].firstIndex(of: 0x0A) {
+                        while let newline = pending[from...].firstIndex(of: 0x0A) {
                             if newline > start { onLine(Array(pending[start..<newline])) }
                             start = newline + 1
+                            from = start
                         }
-                        pending.removeFirst(start)
+                        if start > 0 { pending.removeFirst(start) }
                     }
                     guard pending.count <= limit else {
                         refusal = EtcdError(

@@ -103,7 +103,8 @@ public final class HTTPServerValuesSource: ServerValuesSource {
                     if let reason = format.refusal(ofContentType: head.header("Content-Type")) {
                         refusal = ServerSyncError(kind: .invalidResponse, reason: reason)
                     } else if let length = head.header("Content-Length").flatMap(Int.init) {
-                        body.reserveCapacity(length)
+                        // The transport refused a length over the limit; reserve no more than 16 MiB anyway.
+                        body.reserveCapacity(min(length, 16 << 20))
                     }
                 case 304 where validators.isEmpty:
                     refusal = ServerSyncError(
