@@ -3,6 +3,10 @@ import Foundation
 import ServiceConfiguration
 import Synchronization
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The sync tests' HTTP server (Python's standard library, HTTP/1.1 with keep-alive, ETag and Last-Modified) on
 /// a loopback port, serving `folder/values.json`.
 final class BenchmarkServer {
@@ -137,6 +141,25 @@ func syncBenchmarks() throws {
         bare.append(Double(nanoseconds() - start) / 1e6)
         precondition(status == 304, "expected a 304, got \(status)")
     }
+    #if canImport(FoundationNetworking)
+        // Linux's URLSession, which the transport replaced there (it crashes on chunked trailers, not on this 304),
+        // on the same request: what the change of transport costs or saves.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: configuration)
+        var urlRequest = URLRequest(url: server.url)
+        urlRequest.setValue(sync.status.validators.etag, forHTTPHeaderField: "If-None-Match")
+        var foundation: [Double] = []
+        for _ in 0..<300 {
+            let start = nanoseconds()
+            let status = blocking { [urlRequest] in
+                ((try? await session.data(for: urlRequest))?.1 as? HTTPURLResponse)?.statusCode ?? 0
+            }
+            foundation.append(Double(nanoseconds() - start) / 1e6)
+            precondition(status == 304, "expected a 304, got \(status)")
+        }
+    #endif
 
     // 200 with 5,000 keys, every value changed: fetch, parse, one updateServerValues, snapshot write.
     var full: [Double] = []
@@ -169,6 +192,9 @@ func syncBenchmarks() throws {
     line("sync, 304 Not Modified", notModified, "conditional GET (ETag), status update, snapshot rewrite")
     line("sync, 304, no snapshot", notModifiedUnsaved, "the same without the snapshot rewrite")
     line("\(transportName) alone, same 304", bare, "the floor: client and Python server")
+    #if canImport(FoundationNetworking)
+        line("URLSession alone, same 304", foundation, "for comparison: Linux's URLSession, which libcurl replaced")
+    #endif
     line(
         "sync, 200 with 5,000 keys (all changed)", full,
         "\(body.count / 1024) KiB body: fetch, parse, apply, persist (\(snapshotSize / 1024) KiB snapshot)")
