@@ -27,7 +27,11 @@ let package = Package(
         .default(enabledTraits: ["DebugOverrides"]),
     ],
     targets: [
-        .target(name: "ServiceConfiguration", swiftSettings: swiftSettings),
+        .target(
+            name: "ServiceConfiguration",
+            dependencies: [.target(name: "CCurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ServiceConfigurationTesting",
             dependencies: ["ServiceConfiguration"],
@@ -36,6 +40,9 @@ let package = Package(
         // ncursesw from the system (Debian: libncurses-dev). No `pkgConfig:` on purpose: SwiftPM would drop the
         // -D flags pkg-config gives with a "prohibited flag" warning; the shim header defines what is needed.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        // libcurl from the system (Debian: libcurl4-openssl-dev), the HTTP transport on Linux only: Apple platforms
+        // use URLSession. Its headers are on the default include path, so no `pkgConfig:` either.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "ConfigurationDebugMenu",
             dependencies: ["ServiceConfiguration", "CNcursesw"],

@@ -31,7 +31,8 @@ enum DemoServerSync {
 
     /// Starts syncing `service` from `--server-url`, if given; `say` prints a line.
     static func start(
-        arguments: [String], service: LiveConfigurationService, say: @escaping @Sendable (String) -> Void
+        arguments: [String], environment: [String: String], service: LiveConfigurationService,
+        say: @escaping @Sendable (String) -> Void
     ) -> (sync: ServerValuesSync, observation: ConfigurationObservation)? {
         guard let url = url(in: arguments) else { return nil }
         var interval: Duration?
@@ -43,7 +44,7 @@ enum DemoServerSync {
         }
         let source: any ServerValuesSource
         do {
-            source = try ServerValuesSources.source(for: url)
+            source = try ServerValuesSources.source(for: url, environment: environment)
         } catch {
             usage("--server-url: \(error.reason)")
         }

@@ -34,7 +34,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("-h") || arguments.contains("--help") {
     say(
         """
-        usage: config-demo [--store FILE|URL] [--poll] [--server-url URL [--sync-interval SECONDS]]
+        usage: config-demo [--store FILE|URL] [--etcd-ca-file FILE] [--poll]
+                           [--server-url URL [--sync-interval SECONDS]]
 
         Reads the demo's keys through ServiceConfiguration and prints a line whenever an effective value
         changes. It shares its override store with config-menu (same default location, or --store FILE, or
@@ -50,6 +51,10 @@ if arguments.contains("-h") || arguments.contains("--help") {
           --store FILE              the override store (default: as config-menu)
           --store etcd://HOST:PORT/PREFIX
                                     overrides shared through etcd by every machine that reaches it
+                                    (etcds:// for HTTPS); anything else that looks like a URL
+                                    (etcd:/x, etc://...) is refused
+          --etcd-ca-file FILE       for etcds://: trust the certificate authorities in FILE (PEM)
+                                    instead of the system's, as $CONFIG_ETCD_CA_FILE does
           --poll                    notice changes by polling the file every 250 ms instead of inotify
           --server-url URL          sync the server values from URL (a JSON object of key names to
                                     strings, or etcd://HOST:PORT/PREFIX: one key per value, watched)
@@ -72,14 +77,29 @@ if let index = arguments.firstIndex(of: "--store") {
         fail("--store needs a file name, got an empty string (is a variable unset?)", status: 2)
     }
 }
-// A file, or overrides shared through etcd (`--store etcd://HOST:PORT/PREFIX`, or $CONFIG_OVERRIDES_STORE).
+/// Where etcd stores and sources read their settings: this process's environment, with `--etcd-ca-file`.
+let etcdEnvironment: [String: String] = {
+    var environment = ProcessInfo.processInfo.environment
+    guard let file = DemoServerSync.value(of: "--etcd-ca-file", in: arguments) else { return environment }
+    guard !file.isEmpty, FileManager.default.isReadableFile(atPath: file) else {
+        fail("--etcd-ca-file needs a readable PEM file, got \"\(file)\"", status: 2)
+    }
+    environment[EtcdEndpoint.certificateAuthorityVariable] = file
+    return environment
+}()
+// A file, or overrides shared through etcd (`--store etcd://HOST:PORT/PREFIX`, or $CONFIG_OVERRIDES_STORE). A
+// location that looks like a URL but is not an etcd one is a usage error, never a local file.
 let store: any OverrideStore
 do {
     store =
         try storePath.map { path in
-            OverrideStores.isEtcd(path)
-                ? try OverrideStores.store(for: path) : FileOverrideStore(url: URL(fileURLWithPath: path))
-        } ?? OverrideStores.defaultStore(appName: DemoConfiguration.appName)
+            if let problem = OverrideStores.problem(withLocation: path) {
+                fail("--store \(path) \(problem)", status: 2)
+            }
+            return OverrideStores.isEtcd(path)
+                ? try OverrideStores.store(for: path, environment: etcdEnvironment)
+                : FileOverrideStore(url: URL(fileURLWithPath: path))
+        } ?? OverrideStores.defaultStore(appName: DemoConfiguration.appName, environment: etcdEnvironment)
 } catch {
     fail("\(error)", status: 2)
 }
@@ -115,7 +135,8 @@ let changes = service.changedKeyNames()
 var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
 say("config-demo: watching \(store.location) (Ctrl-C stops)")
 // Kept for the life of the program: the sync runs while it is referenced.
-let serverSync = DemoServerSync.start(arguments: arguments, service: service, say: say)
+let serverSync = DemoServerSync.start(
+    arguments: arguments, environment: etcdEnvironment, service: service, say: say)
 let signalSources = DemoScreens.endReportOnSignals(service, say: say)
 for line in DemoScreens.start(service) { say("  " + line) }
 say("")

@@ -42,12 +42,12 @@ struct Invocation {
     static let valued: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
         "--server-url", "--sync-interval", "--for", "--until-version", "--program-version", "--profiles", "--limit",
-        "--simulator", "--device", "--app-name",  // SimulatorStore.options
+        "--etcd-ca-file", "--simulator", "--device", "--app-name",  // SimulatorStore.options
     ]
     /// Options every command accepts.
     static let global: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
-        "--server-url", "--sync-interval", "--program-version",
+        "--server-url", "--sync-interval", "--program-version", "--etcd-ca-file",
         "--simulator", "--device", "--app-name",  // SimulatorStore.options
     ]
 
@@ -320,16 +320,15 @@ struct ToolContext {
     }
 
     /// The store the options select: `--store FILE` or `--store etcd://HOST:PORT/PREFIX`, else
-    /// `$CONFIG_OVERRIDES_STORE`, else the default file. A URL that names no etcd prefix is a usage error.
-    /// The store the options name; a file store records its changes in the history as made by `origin` (an etcd
-    /// store keeps no history).
+    /// `$CONFIG_OVERRIDES_STORE`, else the default file. A URL that names no etcd prefix is a usage error. A file
+    /// store records its changes in the history as made by `origin` (an etcd store keeps no history).
     static func store(_ invocation: Invocation, origin: OverrideChangeOrigin = .cli) throws -> any OverrideStore {
         guard let location = try storeLocation(invocation), OverrideStores.isEtcd(location) else {
             return FileOverrideStore(url: try storeURL(invocation), origin: origin)
         }
         do {
-            return try OverrideStores.store(for: location)
-        } catch {
+            return try OverrideStores.store(for: location, environment: try etcdEnvironment(invocation))
+        } catch let error as OverrideStoreError {
             throw ToolError.usage(
                 "\(invocation.options["--store"] == nil ? OverrideStores.environmentVariable : "--store"): \(error.problem)"
             )
@@ -337,19 +336,42 @@ struct ToolContext {
     }
 
     /// `--store` as given, else `$CONFIG_OVERRIDES_STORE`; `nil` for the default file. An empty `--store` is a usage
-    /// error (an unset variable in a script).
+    /// error (an unset variable in a script), and so is a location that looks like a URL but is not an etcd one
+    /// (`etcd:/app`, `etc://...`): it would otherwise quietly be a file in the current directory.
     static func storeLocation(_ invocation: Invocation) throws -> String? {
+        _ = try etcdEnvironment(invocation)  // an --etcd-ca-file that cannot be read is a usage error, etcd or not
         if let location = invocation.options["--store"] {
             guard !location.isEmpty else {
                 throw ToolError.usage(
                     "--store needs a file name or etcd://HOST:PORT/PREFIX, got an empty string (is a variable unset?)")
+            }
+            if let problem = OverrideStores.problem(withLocation: location) {
+                throw ToolError.usage("--store \(VisibleText.escaped(location)) \(problem)")
             }
             return location
         }
         guard let location = ProcessInfo.processInfo.environment[OverrideStores.environmentVariable],
             !location.isEmpty
         else { return nil }
+        if let problem = OverrideStores.problem(withLocation: location) {
+            throw ToolError.usage(
+                "\(OverrideStores.environmentVariable)=\(VisibleText.escaped(location)) \(problem)")
+        }
         return OverrideStores.isEtcd(location) ? location : (location as NSString).expandingTildeInPath
+    }
+
+    /// The environment an etcd store or source reads its settings from: this process's, with
+    /// `CONFIG_ETCD_CA_FILE` set from `--etcd-ca-file FILE` when given (a file that cannot be read is a usage error).
+    static func etcdEnvironment(_ invocation: Invocation) throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        guard let file = invocation.options["--etcd-ca-file"] else { return environment }
+        guard !file.isEmpty, FileManager.default.isReadableFile(atPath: file) else {
+            throw ToolError.usage(
+                "--etcd-ca-file needs a readable PEM file of the certificate authorities to trust, got "
+                    + "\"\(VisibleText.escaped(file))\"")
+        }
+        environment[EtcdEndpoint.certificateAuthorityVariable] = file
+        return environment
     }
 
     /// The store file (a folder is refused by the store itself: "this is a folder, not a file"). For an etcd store,

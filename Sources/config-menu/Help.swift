@@ -14,7 +14,11 @@ enum Help {
           --store etcd://HOST:PORT/PREFIX
                                   overrides shared through etcd, one key per override under PREFIX
                                   (etcds:// for HTTPS; etcd://USER:PASSWORD@HOST... or
-                                  $CONFIG_ETCD_USER=USER:PASSWORD when etcd has authentication on)
+                                  $CONFIG_ETCD_USER=USER:PASSWORD when etcd has authentication on);
+                                  anything else that looks like a URL (etcd:/x, etc://...) is refused
+          --etcd-ca-file FILE     for etcds://: trust the certificate authorities in FILE (PEM; etcd's
+                                  CA, or its self-signed certificate) instead of the system's, as
+                                  $CONFIG_ETCD_CA_FILE does; the certificate is always checked
         \(simulatorOptions)
           --synthetic-keys N      a made-up catalog of N keys (scale testing), in N/100 scopes
           --synthetic-scopes M    ... or in M scopes

@@ -18,8 +18,8 @@ enum ServerOptions {
             throw ToolError.usage("--server-url needs a URL such as http://127.0.0.1:8000/values.json, got \"\(text)\"")
         }
         do {
-            _ = try ServerValuesSources.source(for: url)
-        } catch {
+            _ = try ServerValuesSources.source(for: url, environment: try ToolContext.etcdEnvironment(invocation))
+        } catch let error as ServerSyncError {
             throw ToolError.usage("--server-url: \(error.reason)")
         }
         return url
@@ -57,7 +57,9 @@ enum ServerOptions {
     )? {
         if let url = try serverURL(invocation) {
             let sync = ServerValuesSync(
-                source: try ServerValuesSources.source(for: url), service: service,
+                source: try ServerValuesSources.source(
+                    for: url, environment: try ToolContext.etcdEnvironment(invocation)),
+                service: service,
                 snapshotURL: try snapshotURL(invocation),
                 interval: try interval(invocation), environment: .live)
             sync.start()
@@ -65,7 +67,9 @@ enum ServerOptions {
         }
         _ = try interval(invocation)
         guard invocation.options["--server-values"] == nil else { return nil }
-        let follower = ServerSnapshotFollower(snapshotURL: try snapshotURL(invocation), service: service)
+        let follower = ServerSnapshotFollower(
+            snapshotURL: try snapshotURL(invocation), service: service,
+            environment: try ToolContext.etcdEnvironment(invocation))
         follower.startWatching()
         return follower
     }

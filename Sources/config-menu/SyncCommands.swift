@@ -16,6 +16,7 @@ struct SyncCommands {
         guard invocation.positional.isEmpty else { throw ToolError.usage("sync takes no arguments", command: "sync") }
         let snapshotURL = try ServerOptions.snapshotURL(invocation)
         let follower = ServerSnapshotFollower(snapshotURL: snapshotURL, service: nil)
+        let environment = try ToolContext.etcdEnvironment(invocation)
         let url: URL
         if let given = try ServerOptions.serverURL(invocation) {
             url = given
@@ -26,7 +27,7 @@ struct SyncCommands {
                 "no server to sync from: pass --server-url URL (\(VisibleText.escaped(snapshotURL.path)) names none)",
                 command: "sync")
         }
-        let source = try ServerValuesSources.source(for: url, timeout: .seconds(30))
+        let source = try ServerValuesSources.source(for: url, timeout: .seconds(30), environment: environment)
         let sync = ServerValuesSync(source: source, service: nil, snapshotURL: snapshotURL, environment: .live)
         let before = sync.values
         let outcome = runBlocking { await sync.sync() }

@@ -4,8 +4,9 @@ extension Help {
         server values (the menu, sync, status):
           --server-url URL        sync server values from URL (a JSON object of key names to strings),
                                   or from etcd://HOST:PORT/PREFIX (one key per value under PREFIX,
-                                  followed live with a watch); without it, the values a running
-                                  program persisted in server-snapshot.json beside the store are shown
+                                  followed live with a watch; etcds:// for HTTPS, see --etcd-ca-file);
+                                  without it, the values a running program persisted in
+                                  server-snapshot.json beside the store are shown
           --sync-interval SECONDS sync every SECONDS (with --server-url); default: at start and on demand
         """
 

@@ -13,13 +13,22 @@ final class DemoProcess {
     private let output = Pipe()
     private let lines = Locked("")
 
-    init(store: URL) throws {
+    convenience init(store: URL) throws {
+        try self.init(arguments: ["--store", store.path])
+    }
+
+    /// config-demo with `arguments`; `environment` adds to this process's; with `errors`, what it writes to standard
+    /// error is collected too.
+    init(arguments: [String], environment: [String: String] = [:], errors: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
             .appendingPathComponent("config-demo")
-        process.arguments = ["--store", store.path]
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ? output : FileHandle.nullDevice
         let lines = self.lines
         output.fileHandleForReading.readabilityHandler = { handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)

@@ -1,7 +1,6 @@
 import Foundation
 import ServiceConfiguration
 import SharedTestSupport
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -128,6 +127,47 @@ struct EtcdCommandTests {
         #expect(!after.output.contains("typing_interval_ms"), "the change that failed was not made")
     }
 
+    @Test(
+        "etcds:// in config-menu and config-demo: --etcd-ca-file or CONFIG_ETCD_CA_FILE trusts the CA; without, exit 4")
+    func tls() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pair = try TestCertificates.selfSigned(in: folder)
+        let etcd = try EtcdTestServer.start(tls: pair)
+        let store = etcd.url(prefix: "\(prefix)/overrides").absoluteString
+        let trusted = ["--store", store, "--etcd-ca-file", pair.certificate.path]
+        let set = try run(["set", "function.album.like.enabled", "Y"] + trusted)
+        #expect(set.status == 0, "\(set.error)")
+        let listed = try run(
+            ["list", "--overridden", "--store", store], environment: ["CONFIG_ETCD_CA_FILE": pair.certificate.path])
+        #expect(listed.status == 0 && listed.output.contains("function.album.like.enabled  Y"), "\(listed.error)")
+        let untrusted = try run(["list", "--store", store])
+        #expect(untrusted.status == 4)
+        #expect(
+            untrusted.error.contains("TLS: the server's certificate is not signed by an authority this client trusts"),
+            "\(untrusted.error)")
+        let missing = try run(["list", "--store", store, "--etcd-ca-file", folder.appendingPathComponent("no").path])
+        #expect(missing.status == 2 && missing.error.contains("--etcd-ca-file needs a readable PEM file"))
+
+        try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "3000"])
+        let values = etcd.url(prefix: "\(prefix)/values").absoluteString
+        let synced = try run(
+            [
+                "sync", "--server-url", values, "--etcd-ca-file", pair.certificate.path, "--store",
+                folder.appendingPathComponent("overrides.json").path,
+            ])
+        #expect(synced.status == 0 && synced.output.contains("(none) -> \"3000\""), "\(synced.error)")
+
+        let demo = try DemoProcess(
+            arguments: trusted + ["--server-url", values], environment: ["XDG_STATE_HOME": folder.path], errors: true)
+        for text in [
+            "config-demo: watching \(store)", "album like button: shown", "typing indicator refresh: every 3000 ms",
+        ] {
+            #expect(try await demo.wait(for: text, within: 30), "no \"\(text)\" in:\n\(demo.printed)")
+        }
+        #expect(!demo.printed.contains("TLS"), "\(demo.printed)")
+    }
+
     @Test("config-menu sync --server-url etcd:// prints what changed")
     func sync() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -151,31 +191,14 @@ struct EtcdCommandTests {
         let etcd = try EtcdTestServer.shared.get()
         try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "3500"])
         let store = etcd.url(prefix: "\(prefix)/overrides").absoluteString
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        demo.arguments = ["--store", store, "--server-url", etcd.url(prefix: "\(prefix)/values").absoluteString]
-        var variables = ProcessInfo.processInfo.environment
-        variables["XDG_STATE_HOME"] = folder.path
-        demo.environment = variables
-        let output = Pipe()
-        demo.standardOutput = output
-        demo.standardError = output
-        let lines = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text }
-        }
-        try demo.run()
-        defer {
-            demo.terminate()
-            output.fileHandleForReading.readabilityHandler = nil
-        }
+        let demo = try DemoProcess(
+            arguments: ["--store", store, "--server-url", etcd.url(prefix: "\(prefix)/values").absoluteString],
+            environment: ["XDG_STATE_HOME": folder.path], errors: true)
         // `poll` looks once more after the deadline: a test process starved of threads by its neighbours may wake
         // only after the output arrived and the deadline passed.
         func wait(for text: String, within seconds: Double = 30) async throws -> Bool {
-            if try await poll(within: seconds, { lines.withLock { $0.contains(text) } }) { return true }
-            Issue.record("no \"\(text)\" in:\n\(lines.withLock { $0 })")
+            if try await demo.wait(for: text, within: seconds) { return true }
+            Issue.record("no \"\(text)\" in:\n\(demo.printed)")
             return false
         }
         #expect(try await wait(for: "config-demo: watching \(store)"))

@@ -54,6 +54,77 @@ struct EtcdFaultTests {
         store.stopWatching()
     }
 
+    @Test(
+        "etcd comes back empty (killed, data wiped, restarted on the same ports): a running store catches up",
+        .timeLimit(.minutes(3)))
+    func newClusterAtTheSameAddress() async throws {
+        let etcd = try EtcdTestServer.start()
+        let prefix = "/wiped/overrides"
+        let store = try EtcdFixture.store(etcd, prefix: prefix)
+        let service = LiveConfigurationService(
+            catalog: try fixtureCatalog(), overrideStore: store, overridePolicy: .allBuilds)
+        let writer = try EtcdFixture.store(etcd, prefix: prefix)
+        // Revisions well past those the new cluster will have: its events and reads are all "older".
+        for round in 0..<30 { try writer.modify { $0["padding"] = OverrideEntry(value: "\(round)") } }
+        try writer.modify {
+            $0[Fixture.FlagKey.name] = OverrideEntry(value: "Y", note: "set before etcd was wiped")
+            $0["padding"] = nil
+        }
+        #expect(await pollUntil { service.flag }, "the running store follows the old cluster")
+
+        etcd.kill()
+        try etcd.wipeData()
+        try etcd.restart()
+        let newWriter = try EtcdFixture.store(etcd, prefix: prefix)
+        try newWriter.modify { $0[Fixture.CountKey.name] = OverrideEntry(value: "9") }
+
+        #expect(await pollUntil { service.count == 9 }, "an override made on the new cluster arrives")
+        #expect(await pollUntil { !service.flag }, "an override the new cluster does not hold stops applying")
+        #expect(Set(store.entries.keys) == [Fixture.CountKey.name])
+        try newWriter.modify { $0[Fixture.GreetingKey.name] = OverrideEntry(value: "later") }
+        #expect(await pollUntil { service.greeting == "later" }, "later events arrive too")
+        // The running store's own change goes in (its revisions of the old cluster compare with nothing now).
+        try service.setOverride(rawValue: "N", forKeyNamed: Fixture.FlagKey.name, note: "after")
+        let keys = try EtcdFixture.keys(under: prefix, in: etcd)
+        #expect(
+            Set(keys.keys) == [
+                "\(prefix)/\(Fixture.FlagKey.name)", "\(prefix)/\(Fixture.CountKey.name)",
+                "\(prefix)/\(Fixture.GreetingKey.name)",
+            ])
+        #expect(await pollUntil { store.liveReloadProblem == nil })
+        store.stopWatching()
+    }
+
+    @Test(
+        "etcd comes back empty and passes its old revision before the store reconnects: the store reads again",
+        .timeLimit(.minutes(3)))
+    func newClusterAheadOfTheOld() async throws {
+        let etcd = try EtcdTestServer.start()
+        let prefix = "/wiped/ahead"
+        // A watch that, once broken, waits 8 s before it connects again: time for the new cluster to get ahead.
+        let store = EtcdOverrideStore(
+            endpoint: try EtcdEndpoint(url: etcd.url(prefix: prefix), environment: [:]),
+            backoff: ServerSyncBackoff(initial: .seconds(8), maximum: .seconds(8)))
+        store.startWatching()
+        let writer = try EtcdFixture.store(etcd, prefix: prefix)
+        try writer.modify { $0[Fixture.FlagKey.name] = OverrideEntry(value: "Y") }
+        #expect(await pollUntil { store.entry(forKey: Fixture.FlagKey.name) != nil })
+        let before = try writer.client.range().revision
+
+        etcd.kill()
+        try etcd.wipeData()
+        try etcd.restart()
+        let newWriter = try EtcdFixture.store(etcd, prefix: prefix)
+        for round in 0...before + 5 { try newWriter.modify { $0["padding"] = OverrideEntry(value: "\(round)") } }
+        try newWriter.modify { $0["padding"] = nil }
+
+        #expect(await pollUntil { store.entry(forKey: Fixture.FlagKey.name) == nil }, "the old override stops applying")
+        #expect(store.entries.isEmpty, "\(store.entries.keys.sorted())")
+        try newWriter.modify { $0[Fixture.CountKey.name] = OverrideEntry(value: "3") }
+        #expect(await pollUntil { store.entry(forKey: Fixture.CountKey.name)?.value == "3" }, "and it follows on")
+        store.stopWatching()
+    }
+
     @Test("4 processes × 50 changes of one prefix at once, all conflicting on one key: nothing lost")
     func racingWriters() throws {
         let etcd = try EtcdFixture.shared()

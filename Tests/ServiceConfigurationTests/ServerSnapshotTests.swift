@@ -81,9 +81,8 @@ struct ServerSnapshotTests {
         #expect(checked >= 8)
     }
 
-    /// Under ThreadSanitizer every callback is many times slower, and URLSession on Linux queues the chunks of a
-    /// loopback transfer for the delegate without back-pressure, so the queue (not the sync) holds the body and
-    /// the shadow memory doubles it: the bound is a property of normal builds.
+    /// Under ThreadSanitizer the shadow memory multiplies what the process holds (the 10 MiB kept before the limit is
+    /// reached among it): the bound is a property of normal builds.
     @Test(
         "a 50 MB body is refused without holding it: the sync's peak memory grows far less than the body",
         .enabled(if: !runsUnderThreadSanitizer, "memory is not comparable under ThreadSanitizer"),

@@ -16,6 +16,7 @@ import Synchronization
 /// let url = etcd.url(prefix: "/test/overrides")     // etcd://127.0.0.1:PORT/test/overrides
 /// etcd.kill()                                         // SIGKILL, mid-session
 /// try etcd.restart()                                  // same ports, same data
+/// let secure = try EtcdTestServer.start(tls: try TestCertificates.selfSigned(in: folder))   // etcds://
 /// ```
 public final class EtcdTestServer: Sendable {
     /// The client port (127.0.0.1).
@@ -24,6 +25,8 @@ public final class EtcdTestServer: Sendable {
     public let peerPort: Int
     /// The data directory (and the log, `etcd.log`, beside it).
     public let folder: URL
+    /// The certificate and key etcd serves HTTPS with, or `nil` for plain HTTP.
+    public let tls: TestCertificates.Pair?
     /// The pid of etcd itself, 0 when it is not running.
     private let pid = Atomic<Int32>(0)
     /// The pid of the shell that runs it.
@@ -59,21 +62,24 @@ public final class EtcdTestServer: Sendable {
         }
     }()
 
-    private init(port: Int, peerPort: Int, folder: URL) {
+    private init(port: Int, peerPort: Int, folder: URL, tls: TestCertificates.Pair?) {
         self.port = port
         self.peerPort = peerPort
         self.folder = folder
+        self.tls = tls
     }
 
-    /// Starts an etcd and waits (at most 20 s) until it answers `/health`.
-    public static func start() throws -> EtcdTestServer {
+    /// Starts an etcd and waits (at most 20 s) until it answers `/health` (with `tls`: until it says it serves
+    /// HTTPS, which this plain-socket check cannot ask).
+    public static func start(tls: TestCertificates.Pair? = nil) throws -> EtcdTestServer {
         guard unavailableReason == nil else { throw FixtureError(unavailableReason!) }
         var lastError: (any Error)?
         for _ in 0..<3 {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let server = EtcdTestServer(
-                port: FixtureHTTPServer.closedPort(), peerPort: FixtureHTTPServer.closedPort(), folder: folder)
+                port: FixtureHTTPServer.closedPort(), peerPort: FixtureHTTPServer.closedPort(), folder: folder, tls: tls
+            )
             do {
                 try server.launch()
                 return server
@@ -91,13 +97,14 @@ public final class EtcdTestServer: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// `etcd://127.0.0.1:PORT/PREFIX` (with `user:password@` when given).
-    public func url(prefix: String, user: String? = nil) -> URL {
-        URL(string: "etcd://\(user.map { $0 + "@" } ?? "")127.0.0.1:\(port)\(prefix)")!
+    /// `etcd://127.0.0.1:PORT/PREFIX` (`etcds://` with TLS; with `user:password@` when given; another `host` name
+    /// for the same address, such as `localhost`, when given).
+    public func url(prefix: String, user: String? = nil, host: String = "127.0.0.1") -> URL {
+        URL(string: "etcd\(tls == nil ? "" : "s")://\(user.map { $0 + "@" } ?? "")\(host):\(port)\(prefix)")!
     }
 
-    /// The gateway's address, `http://127.0.0.1:PORT`.
-    public var endpoint: String { "http://127.0.0.1:\(port)" }
+    /// The gateway's address, `http://127.0.0.1:PORT` (`https://` with TLS).
+    public var endpoint: String { "http\(tls == nil ? "" : "s")://127.0.0.1:\(port)" }
 
     /// etcd's own process id, for a test that signals it.
     public var processID: Int32 { pid.load(ordering: .sequentiallyConsistent) }
@@ -114,6 +121,12 @@ public final class EtcdTestServer: Sendable {
         }
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("keep").path, contents: nil)
         endShell()
+    }
+
+    /// After ``kill()``: removes etcd's data, so ``restart()`` starts a new, empty cluster on the same ports (its
+    /// revisions start again from 1).
+    public func wipeData() throws {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("data"))
     }
 
     /// Starts etcd again after ``kill()``, on the same ports with the same data.
@@ -136,7 +149,9 @@ public final class EtcdTestServer: Sendable {
         guard let binary = Self.etcdctlBinary else { throw FixtureError(Self.unavailableReason!) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--endpoints", endpoint, "--dial-timeout", "5s", "--command-timeout", "10s"] + arguments
+        process.arguments =
+            ["--endpoints", endpoint, "--dial-timeout", "5s", "--command-timeout", "10s"]
+            + (tls.map { ["--cacert", $0.certificate.path] } ?? []) + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ETCDCTL_API"] = "3"
         process.environment = environment
@@ -183,14 +198,17 @@ public final class EtcdTestServer: Sendable {
     private func launch() throws {
         guard pid.load(ordering: .sequentiallyConsistent) == 0 else { return }
         try? FileManager.default.removeItem(at: folder.appendingPathComponent("keep"))
-        let client = "http://127.0.0.1:\(port)"
+        let client = endpoint
         let peer = "http://127.0.0.1:\(peerPort)"
-        let arguments = [
-            "--name", "default", "--data-dir", folder.appendingPathComponent("data").path,
-            "--listen-client-urls", client, "--advertise-client-urls", client,
-            "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-            "--initial-cluster", "default=\(peer)",
-        ]
+        let arguments =
+            [
+                "--name", "default", "--data-dir", folder.appendingPathComponent("data").path,
+                "--listen-client-urls", client, "--advertise-client-urls", client,
+                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+                "--initial-cluster", "default=\(peer)",
+            ] + (tls.map { ["--cert-file", $0.certificate.path, "--key-file", $0.key.path] } ?? [])
+        let logURL = folder.appendingPathComponent("etcd.log")
+        let logStart = (try? FileManager.default.attributesOfItem(atPath: logURL.path)[.size] as? Int) ?? 0
         // The shell starts etcd in the background (its standard input is then /dev/null), reports its pid, and
         // kills it when its own standard input closes: when this object stops it, or the test process ends however
         // it ends (an interrupt reaches the shell's whole group: the shell ignores it and waits for that moment).
@@ -262,7 +280,9 @@ public final class EtcdTestServer: Sendable {
         pid.store(etcd, ordering: .sequentiallyConsistent)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if Self.healthy(port: port) { return }
+            if tls == nil ? Self.healthy(port: port) : Self.servesTLS(log: logURL, after: logStart, port: port) {
+                return
+            }
             if sendSignal(etcd, 0) != 0 || Self.isZombie(etcd) { break }
             usleep(20_000)
         }
@@ -314,6 +334,12 @@ public final class EtcdTestServer: Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether the log written since `offset` says etcd serves HTTPS on `port`.
+    private static func servesTLS(log: URL, after offset: Int, port: Int) -> Bool {
+        guard let data = FileManager.default.contents(atPath: log.path), data.count > offset else { return false }
+        return String(decoding: data[offset...], as: UTF8.self).contains("serving client requests on 127.0.0.1:\(port)")
     }
 
     /// Whether etcd answers `GET /health` with `"health":"true"`.

@@ -19,6 +19,12 @@ public final class FixtureHTTPServer {
         public var ifNoneMatch: String?
         /// The `If-Modified-Since` header sent, if any.
         public var ifModifiedSince: String?
+        /// The `Host` header sent.
+        public var host: String?
+        /// The `Authorization` header sent, if any.
+        public var authorization: String?
+        /// The `Cookie` header sent, if any.
+        public var cookie: String?
     }
 
     /// The server's folder: `values.json`, `mode`, `requests.log`.
@@ -155,7 +161,8 @@ public final class FixtureHTTPServer {
             else { return nil }
             return Request(
                 path: path, ifNoneMatch: object["ifNoneMatch"] as? String,
-                ifModifiedSince: object["ifModifiedSince"] as? String)
+                ifModifiedSince: object["ifModifiedSince"] as? String, host: object["host"] as? String,
+                authorization: object["authorization"] as? String, cookie: object["cookie"] as? String)
         }
     }
 

@@ -10,6 +10,11 @@ import ServiceConfiguration
 //   sync-test-helper memory URL
 //       one sync from URL; prints the outcome's error kind (or "ok"), the resident set before the sync and its
 //       peak during it, in KiB (the peak is reset first through /proc/self/clear_refs).
+//   sync-test-helper fetch URL TIMEOUT
+//       one sync from URL (timeout in seconds) into a service that already holds {"kept.key": "kept"}; prints one
+//       JSON object: "outcome" (updated, notModified, failed), "kind" and "reason" of a failure, the service's
+//       "values" after it, the "etag" the sync keeps, and the "seconds" it took. A hostile answer that crashes the
+//       transport ends this process, not the test run.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -33,6 +38,32 @@ if arguments.count == 2, arguments[0] == "memory", let url = URL(string: argumen
     let before = status("VmRSS")
     let outcome = await sync.sync()
     print(outcome.error?.kind.rawValue ?? "ok", before, status("VmHWM"))
+    exit(0)
+}
+
+if arguments.count == 3, arguments[0] == "fetch", let url = URL(string: arguments[1]),
+    let timeout = Double(arguments[2])
+{
+    let service = LiveConfigurationService(serverValues: ["kept.key": "kept"])
+    let sync = ServerValuesSync(
+        source: HTTPServerValuesSource(url: url, timeout: .milliseconds(Int64(timeout * 1000))), service: service,
+        snapshot: .none)
+    let started = Date()
+    let outcome = await sync.sync()
+    let name: String
+    switch outcome {
+    case .updated: name = "updated"
+    case .notModified: name = "notModified"
+    case .failed: name = "failed"
+    }
+    var report: [String: Any] = [
+        "outcome": name, "values": service.serverValues, "seconds": Date().timeIntervalSince(started),
+    ]
+    report["kind"] = outcome.error?.kind.rawValue
+    report["reason"] = outcome.error?.reason
+    report["etag"] = sync.status.validators.etag
+    let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])) ?? Data("{}".utf8)
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
     exit(0)
 }
 

@@ -2,6 +2,10 @@
 /// is from, merged from reads of the whole prefix, watch events and the store's own transactions, which can arrive
 /// in any order (a watch event may come before or after the answer to the transaction that caused it). Newer
 /// knowledge of a key always wins; a deletion is kept (as a tombstone) until a newer read makes it unnecessary.
+///
+/// Revisions only compare within one cluster: when etcd comes back as a new cluster at the same address (its data
+/// wiped, or another cluster behind the name), a read from it replaces everything known, and the difference is
+/// announced as changes (see ``apply(_:knownBefore:)``).
 struct EtcdOverrideRecords: Sendable {
     /// One key as last known.
     struct Record: Sendable, Hashable {
@@ -17,6 +21,10 @@ struct EtcdOverrideRecords: Sendable {
     private(set) var records: [[UInt8]: Record] = [:]
     /// The revision of the newest read of the whole prefix applied (0: never read). Everything up to it is known.
     private(set) var rangeRevision: Int64 = 0
+    /// The newest revision anything applied came from (a read, an event, a transaction).
+    private(set) var highestRevision: Int64 = 0
+    /// The cluster the last read came from (etcd's `cluster_id`), when it said.
+    private(set) var clusterID: String?
     /// The usable entries, by key name.
     private(set) var entries: [String: OverrideEntry] = [:]
     /// The problems of each key that has some.
@@ -41,10 +49,17 @@ struct EtcdOverrideRecords: Sendable {
     var liveKeys: [[UInt8]] { records.compactMap { $0.value.value == nil ? nil : $0.key } }
 
     /// Applies a read of the whole prefix; returns the names of the keys whose entry or problems changed. A read
-    /// older than one already applied changes nothing.
-    mutating func apply(_ range: EtcdRange) -> Set<String> {
+    /// older than one already applied changes nothing, unless it comes from a new cluster: another `cluster_id`, or
+    /// a revision below `knownBefore` (``highestRevision`` as it was before the read was sent: one cluster's
+    /// revisions never go back, so a read made after them with a lower one is another cluster's). A new cluster's
+    /// read replaces everything known.
+    mutating func apply(_ range: EtcdRange, knownBefore: Int64? = nil) -> Set<String> {
+        let otherCluster = range.clusterID != nil && clusterID != nil && range.clusterID != clusterID
+        if otherCluster || knownBefore.map({ range.revision < $0 }) == true { return replace(with: range) }
         guard range.revision >= rangeRevision else { return [] }
         rangeRevision = range.revision
+        highestRevision = max(highestRevision, range.revision)
+        clusterID = range.clusterID ?? clusterID
         var changed: Set<String> = []
         var present: Set<[UInt8]> = []
         present.reserveCapacity(range.keyValues.count)
@@ -69,7 +84,29 @@ struct EtcdOverrideRecords: Sendable {
     mutating func apply(key: [UInt8], value: [UInt8]?, revision: Int64) -> Set<String> {
         guard revision > rangeRevision else { return [] }  // the last read already holds it
         if let known = records[key], known.seen >= revision { return [] }
+        highestRevision = max(highestRevision, revision)
         return set(key, Record(seen: revision, value: value, modRevision: value == nil ? 0 : revision))
+    }
+
+    /// Forgets everything known for what `range` holds: a read of a new cluster. Keys it does not hold are
+    /// deleted (and announced); tombstones and revisions of the old cluster go.
+    private mutating func replace(with range: EtcdRange) -> Set<String> {
+        var changed: Set<String> = []
+        let present = Set(range.keyValues.map(\.key))
+        for (key, record) in records where record.value != nil && !present.contains(key) {
+            changed.formUnion(set(key, Record(seen: range.revision, value: nil, modRevision: 0)))
+        }
+        for keyValue in range.keyValues {
+            changed.formUnion(
+                set(
+                    keyValue.key, Record(seen: range.revision, value: keyValue.value, modRevision: keyValue.modRevision)
+                ))
+        }
+        records = records.filter { $0.value.value != nil }
+        rangeRevision = range.revision
+        highestRevision = range.revision
+        clusterID = range.clusterID
+        return changed
     }
 
     private mutating func set(_ key: [UInt8], _ record: Record) -> Set<String> {

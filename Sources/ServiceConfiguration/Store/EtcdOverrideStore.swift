@@ -56,13 +56,15 @@ public final class EtcdOverrideStore: OverrideStore {
 
     /// Creates a store for `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS). Nothing is read
     /// until the first ``reload()`` or change. Credentials the URL does not hold come from `CONFIG_ETCD_USER`
-    /// (`USER:PASSWORD`) or `CONFIG_ETCD_TOKEN`.
+    /// (`USER:PASSWORD`) or `CONFIG_ETCD_TOKEN`; for `etcds://`, `CONFIG_ETCD_CA_FILE` names the PEM file of
+    /// certificate authorities to trust instead of the system's (the server's certificate is always checked).
     ///
     /// - Parameters:
     ///   - url: `etcd://HOST:PORT/PREFIX`, with `USER:PASSWORD@` before the host when etcd has authentication on.
     ///   - timeout: the longest one call to etcd may take (a change may make several).
-    ///   - environment: where `CONFIG_ETCD_USER` and `CONFIG_ETCD_TOKEN` are read.
-    /// - Throws: ``OverrideStoreError`` (``OverrideStoreError/Kind/io``) for a URL that names no etcd prefix.
+    ///   - environment: where `CONFIG_ETCD_USER`, `CONFIG_ETCD_TOKEN` and `CONFIG_ETCD_CA_FILE` are read.
+    /// - Throws: ``OverrideStoreError`` (``OverrideStoreError/Kind/io``) for a URL that names no etcd prefix, or a
+    ///   CA file that cannot be read.
     public convenience init(
         url: URL, timeout: Duration = .seconds(5),
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -128,15 +130,17 @@ public final class EtcdOverrideStore: OverrideStore {
         }
     }
 
-    /// Reads the prefix, applies it, announces what changed; returns the revision read.
-    private func read() throws(EtcdError) -> Int64 {
+    /// Reads the prefix, applies it (a read of a new cluster at the same address replaces what was known), announces
+    /// what changed; returns the revision read and the cluster that answered.
+    private func read() throws(EtcdError) -> (revision: Int64, clusterID: String?) {
+        let knownBefore = state.withLock { $0.records.highestRevision }
         let range = try client.range()
         let change = state.withLock { state -> OverrideStoreChange? in
             state.lastError = nil
-            return Self.change(state.records.apply(range), in: state.records)
+            return Self.change(state.records.apply(range, knownBefore: knownBefore), in: state.records)
         }
         if let change { observers.notify(change) }
-        return range.revision
+        return (range.revision, range.clusterID)
     }
 
     // MARK: Writing
@@ -244,6 +248,7 @@ public final class EtcdOverrideStore: OverrideStore {
                     bytes += size
                 }
                 let records = state.withLock { $0.records }
+                let knownBefore = records.highestRevision
                 let comparisons = batch.map {
                     EtcdClient.Comparison(key: $0.key, modRevision: records.modRevision(of: $0.key))
                 }
@@ -266,7 +271,11 @@ public final class EtcdOverrideStore: OverrideStore {
                     if let change { observers.notify(change) }
                     remaining.removeFirst(batch.count)
                 case .conflict(let range):
-                    let change = state.withLock { Self.change($0.records.apply(range), in: $0.records) }
+                    // Read in the same round trip; from a new cluster, it replaces what was known (whose revisions
+                    // would otherwise conflict for ever).
+                    let change = state.withLock {
+                        Self.change($0.records.apply(range, knownBefore: knownBefore), in: $0.records)
+                    }
                     if let change { observers.notify(change) }
                     conflicts += 1
                     guard Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 < Self.conflictTimeout else {
@@ -331,9 +340,9 @@ public final class EtcdOverrideStore: OverrideStore {
     @discardableResult
     public func startWatching(_ mode: OverrideStoreWatchMode = .automatic) -> String {
         stopWatching()
-        let revision = state.withLock { $0.records.rangeRevision }
+        let (revision, cluster) = state.withLock { ($0.records.rangeRevision, $0.records.clusterID) }
         let hooks = EtcdOverrideWatcher.Hooks(
-            read: { [weak self] () throws(EtcdError) -> Int64 in
+            read: { [weak self] () throws(EtcdError) -> (revision: Int64, clusterID: String?) in
                 guard let self else { throw .cancelled }
                 do throws(EtcdError) {
                     return try read()
@@ -347,7 +356,7 @@ public final class EtcdOverrideStore: OverrideStore {
                 self?.state.withLock { if $0.lastError?.kind == .io { $0.lastError = nil } }
             })
         let watcher = EtcdOverrideWatcher(
-            client: client, from: revision == 0 ? 0 : revision + 1, backoff: backoff, hooks: hooks)
+            client: client, from: revision == 0 ? 0 : revision + 1, clusterID: cluster, backoff: backoff, hooks: hooks)
         state.withLock { $0.watcher = watcher }
         return "etcd watch"
     }

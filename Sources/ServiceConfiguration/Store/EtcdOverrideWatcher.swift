@@ -1,24 +1,28 @@
 import Foundation
 
 /// Keeps an ``EtcdOverrideStore`` current while it runs: a watch of the prefix from the revision after the last
-/// read; when the stream ends, the watch is set up again with backoff, resuming from the last revision seen; when
-/// the revisions it would resume from were compacted (or etcd's history went back, a new cluster), the prefix is
-/// read again whole and the watch starts after that read.
+/// read. When the stream ends, the watch is set up again with backoff, after reading the prefix again whole (what
+/// changed while it was down, and whether etcd came back as a new cluster with its history started again, only a
+/// read can tell); when the revisions it would resume from were compacted, or etcd's history went back or its
+/// `cluster_id` changed, the prefix is read again whole too, and the watch starts after that read. The store
+/// applies a read of a new cluster as a replacement, so deleted overrides stop applying.
 ///
 /// Everything runs on one serial queue of its own (never URLSession's), so a change handler may call the store.
 final class EtcdOverrideWatcher: Sendable {
     /// What the watcher does with the store: read the whole prefix (returns the revision read), apply events, and
     /// hear that the connection works again.
     struct Hooks: Sendable {
-        var read: @Sendable () throws(EtcdError) -> Int64
+        var read: @Sendable () throws(EtcdError) -> (revision: Int64, clusterID: String?)
         var apply: @Sendable ([EtcdEvent]) -> Void
         var connected: @Sendable () -> Void
     }
 
     private struct State: Sendable {
         var watch: EtcdWatch?
-        /// The first revision not yet seen; 0 until the prefix was read.
+        /// The first revision not yet seen; 0 until the prefix was read (and after a failure: read it again).
         var nextRevision: Int64
+        /// The cluster the last read came from, when etcd said.
+        var clusterID: String?
         var failures = 0
         var problem: String?
         var stopped = false
@@ -31,12 +35,12 @@ final class EtcdOverrideWatcher: Sendable {
     private let queue = DispatchQueue(label: "EtcdOverrideStore.watch")
     private let state: Locked<State>
 
-    /// Starts watching from `revision` (0: read the prefix first).
-    init(client: EtcdClient, from revision: Int64, backoff: ServerSyncBackoff, hooks: Hooks) {
+    /// Starts watching from `revision` (0: read the prefix first) of the cluster `clusterID`.
+    init(client: EtcdClient, from revision: Int64, clusterID: String?, backoff: ServerSyncBackoff, hooks: Hooks) {
         self.client = client
         self.backoff = backoff
         self.hooks = hooks
-        state = Locked(State(nextRevision: revision))
+        state = Locked(State(nextRevision: revision, clusterID: clusterID))
         queue.async { [weak self] in self?.connect() }
     }
 
@@ -65,7 +69,9 @@ final class EtcdOverrideWatcher: Sendable {
         var start = revision
         if start == 0 {
             do throws(EtcdError) {
-                start = try hooks.read() + 1
+                let read = try hooks.read()
+                start = read.revision + 1
+                state.withLock { $0.clusterID = read.clusterID ?? $0.clusterID }
             } catch {
                 return fail(error, generation: generation)
             }
@@ -85,9 +91,13 @@ final class EtcdOverrideWatcher: Sendable {
     private func handle(_ result: Result<EtcdWatchMessage, EtcdError>, generation: UInt64) {
         guard state.withLock({ !$0.stopped && $0.generation == generation }) else { return }
         switch result {
-        case .success(.created(let revision)):
-            // etcd's history went back (a new cluster at the same address): what was read before is not this one's.
-            let rewound = state.withLock { $0.nextRevision > revision + 1 }
+        case .success(.created(let revision, let cluster)):
+            // etcd's history went back, or another cluster answers (a new cluster at the same address): what was
+            // read before is not this one's.
+            let rewound = state.withLock { state in
+                state.nextRevision > revision + 1
+                    || (cluster != nil && state.clusterID != nil && cluster != state.clusterID)
+            }
             if rewound { return restart(reading: true, generation: generation) }
             state.withLock { state in
                 state.failures = 0
@@ -130,6 +140,7 @@ final class EtcdOverrideWatcher: Sendable {
             state.generation += 1
             state.watch?.cancel()
             state.watch = nil
+            state.nextRevision = 0  // read again before watching: what happened meanwhile is not in any stream
             state.failures += 1
             let delay = backoff.delay(afterFailures: state.failures, random: Double.random(in: 0..<1))
             state.problem =

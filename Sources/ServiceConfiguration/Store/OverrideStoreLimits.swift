@@ -63,8 +63,9 @@ package enum ByteCount {
             return count == 1 ? "1 byte" : "\(count) bytes"
         }
         if count % size == 0 { return "\(count / size) \(name)" }
-        // One decimal, rounded down so a size just over a limit is never shown as equal to it.
-        let tenths = count * 10 / size
+        // One decimal, rounded down so a size just over a limit is never shown as equal to it (computed so that no
+        // count, up to Int.max, overflows).
+        let tenths = count / size * 10 + count % size * 10 / size
         return "\(count) bytes (\(tenths / 10).\(tenths % 10) \(name))"
     }
 }

@@ -1,8 +1,9 @@
 package import Foundation
 
 /// The calls the etcd sources and stores make, through etcd v3's JSON gateway (`/v3/kv/range`, `/v3/kv/txn`,
-/// `/v3/kv/deleterange`, `/v3/watch`, `/v3/auth/authenticate`): over a plain socket for `etcd://`
-/// (``EtcdSocketTransport``), with Foundation's `URLSession` for `etcds://` (``EtcdURLSessionTransport``).
+/// `/v3/kv/deleterange`, `/v3/watch`, `/v3/auth/authenticate`), over the platform's ``HTTPTransport`` (libcurl on
+/// Linux, URLSession on Apple platforms): HTTP for `etcd://`, HTTPS for `etcds://` (trusting
+/// ``EtcdEndpoint/certificateAuthorityFile`` when one is named).
 ///
 /// ```swift
 /// let client = EtcdClient(endpoint: try EtcdEndpoint(url: URL(string: "etcd://127.0.0.1:2379/demo/values")!))
@@ -20,7 +21,7 @@ package final class EtcdClient: Sendable {
     package let timeout: Duration
     /// The largest answer accepted (for a watch: the largest message), in bytes.
     package let maximumResponseSize: Int
-    private let transport: any EtcdTransport
+    private let transport: any HTTPTransport
     private let token: Locked<String?>
 
     /// The default answer limit: 64 MiB (keys and values travel as base64 inside JSON).
@@ -50,23 +51,13 @@ package final class EtcdClient: Sendable {
         } else {
             token = Locked(nil)
         }
-        if endpoint.baseURL.scheme == "https" {
-            transport = EtcdURLSessionTransport(baseURL: endpoint.baseURL)
-        } else {
-            transport = EtcdSocketTransport(
-                host: endpoint.baseURL.host ?? "localhost", port: endpoint.baseURL.port ?? EtcdEndpoint.defaultPort)
-        }
-    }
-
-    /// ``timeout`` in seconds, at most a million (a longer wait would overflow the dispatch clock).
-    private var seconds: Double {
-        min(1e6, max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18))
+        transport = HTTPTransports.system()
     }
 
     // MARK: Calls
 
     /// Every key under the prefix, read at the store's current revision.
-    package func range(cancellation: EtcdCancellation? = nil) throws(EtcdError) -> EtcdRange {
+    package func range(cancellation: HTTPCancellation? = nil) throws(EtcdError) -> EtcdRange {
         let body = try call(
             "/v3/kv/range", ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd)], cancellation)
         return try EtcdWire.range(EtcdWire.decode(EtcdWire.RangeResponse.self, from: body))
@@ -105,7 +96,7 @@ package final class EtcdClient: Sendable {
     /// Makes `changes` at once if every comparison holds; otherwise changes nothing and reads the prefix again, in
     /// the same round trip.
     package func transaction(
-        comparing comparisons: [Comparison], changes: [Change], cancellation: EtcdCancellation? = nil
+        comparing comparisons: [Comparison], changes: [Change], cancellation: HTTPCancellation? = nil
     ) throws(EtcdError) -> TransactionOutcome {
         let compare: [[String: Any]] = comparisons.map {
             ["target": "MOD", "result": "EQUAL", "key": base64($0.key), "mod_revision": String($0.modRevision)]
@@ -127,11 +118,11 @@ package final class EtcdClient: Sendable {
         guard let range = answer.responses?.first?.responseRange else {
             throw EtcdError(.invalidResponse, "etcd's answer to a failed transaction holds no range")
         }
-        return .conflict(try EtcdWire.range(range, revision: revision))
+        return .conflict(try EtcdWire.range(range, revision: revision, cluster: answer.header?.clusterId))
     }
 
     /// Deletes every key under the prefix; returns the revision of the deletion.
-    package func deletePrefix(cancellation: EtcdCancellation? = nil) throws(EtcdError) -> Int64 {
+    package func deletePrefix(cancellation: HTTPCancellation? = nil) throws(EtcdError) -> Int64 {
         let body = try call(
             "/v3/kv/deleterange", ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd)],
             cancellation)
@@ -151,21 +142,10 @@ package final class EtcdClient: Sendable {
 
     /// Runs synchronous calls for async code, off the concurrency pool; cancelling the task cancels the call.
     package func perform<T: Sendable>(
-        _ body: @escaping @Sendable (EtcdCancellation) throws(EtcdError) -> T
+        _ body: @escaping @Sendable (HTTPCancellation) throws(EtcdError) -> T
     ) async throws(EtcdError) -> T {
-        let cancellation = EtcdCancellation()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, EtcdError>, Never>) in
-                DispatchQueue.global().async {
-                    do throws(EtcdError) {
-                        continuation.resume(returning: .success(try body(cancellation)))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
-            }
-        } onCancel: {
-            cancellation.cancel()
+        let result = await HTTPCancellation.runBlocking("EtcdClient.perform") { cancellation in
+            Result { () throws(EtcdError) -> T in try body(cancellation) }
         }
         return try result.get()
     }
@@ -192,9 +172,9 @@ package final class EtcdClient: Sendable {
                 "start_revision": String(max(1, revision)), "progress_notify": true,
             ]
             let ended = Locked(false)
-            transport.stream(
-                "/v3/watch", body: Self.json(["create_request": create]), token: token, limit: maximumResponseSize,
-                silenceLimit: Self.watchSilenceLimit, cancellation: watch.cancellation,
+            stream(
+                "/v3/watch", body: Self.json(["create_request": create]), token: token,
+                cancellation: watch.cancellation,
                 onLine: { line in
                     queue.async {
                         guard !watch.isCancelled, !ended.withLock({ $0 }) else { return }
@@ -269,7 +249,7 @@ package final class EtcdClient: Sendable {
 
     /// One call, authenticating first when needed and once more when etcd says the token is no longer valid.
     private func call(
-        _ path: String, _ body: [String: Any], _ cancellation: EtcdCancellation?
+        _ path: String, _ body: [String: Any], _ cancellation: HTTPCancellation?
     ) throws(EtcdError) -> Data {
         let bytes = Self.json(body)
         let token = try currentToken(cancellation)
@@ -283,7 +263,7 @@ package final class EtcdClient: Sendable {
     }
 
     /// The token to send: the one given, the one obtained before, or a new one for the user name and password.
-    private func currentToken(_ cancellation: EtcdCancellation?) throws(EtcdError) -> String? {
+    private func currentToken(_ cancellation: HTTPCancellation?) throws(EtcdError) -> String? {
         if let token = token.withLock({ $0 }) { return token }
         guard case .password(let user, let password) = endpoint.credentials else { return nil }
         let body: Data
@@ -308,18 +288,120 @@ package final class EtcdClient: Sendable {
 
     /// Sends one request and returns the body of a 200 answer; any other answer is the error etcd answered with.
     private func send(
-        _ path: String, _ body: [UInt8], token: String?, _ cancellation: EtcdCancellation?
+        _ path: String, _ body: [UInt8], token: String?, _ cancellation: HTTPCancellation?
     ) throws(EtcdError) -> Data {
-        let (status, answer) = try transport.post(
-            path, body: body, token: token, timeout: seconds, limit: maximumResponseSize, cancellation: cancellation)
-        guard status == 200 else { throw EtcdWire.error(status: status, body: Data(answer)) }
-        return Data(answer)
+        let answer: HTTPResponse
+        do {
+            answer = try transport.fetch(
+                request(path, body: body, token: token, timeout: timeout), cancellation: cancellation)
+        } catch {
+            throw etcdError(error)
+        }
+        guard answer.head.status == 200 else { throw EtcdWire.error(status: answer.head.status, body: answer.body) }
+        return answer.body
     }
+
+    /// A POST of JSON to the gateway at `path`: within `timeout` (a call), or for as long as it lasts (`nil`: a
+    /// watch, bounded by ``watchSilenceLimit``); no redirect; the answer within ``maximumResponseSize`` (for a
+    /// watch, each message is held to it as it arrives).
+    private func request(_ path: String, body: [UInt8], token: String?, timeout: Duration?) -> HTTPRequest {
+        var headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")]
+        if let token { headers.append(HTTPHeader("Authorization", token)) }
+        return HTTPRequest(
+            method: "POST", url: endpoint.baseURL.appendingPathComponent(String(path.dropFirst())), headers: headers,
+            body: body, timeout: timeout, silenceLimit: timeout == nil ? .seconds(Self.watchSilenceLimit) : nil,
+            maximumBodySize: timeout == nil ? nil : maximumResponseSize, redirects: .none,
+            certificateAuthorityFile: endpoint.certificateAuthorityFile)
+    }
+
+    /// A transport failure in etcd's words.
+    private func etcdError(_ error: HTTPTransportError) -> EtcdError {
+        switch error.kind {
+        case .unreachable: return EtcdError(.unreachable, error.reason)
+        case .insecure:
+            let hint =
+                endpoint.certificateAuthorityFile == nil && error.reason.contains("not signed by an authority")
+                ? "; name etcd's certificate authority with \(EtcdEndpoint.certificateAuthorityVariable)" : ""
+            return EtcdError(.unreachable, "TLS: \(error.reason)\(hint)")
+        case .timedOut: return EtcdError(.timedOut, "etcd did not answer within \(timeout.secondsDescription)")
+        case .silent:
+            return EtcdError(
+                .timedOut, "etcd sent nothing for \(Duration.seconds(Self.watchSilenceLimit).secondsDescription)")
+        case .tooLarge:
+            return EtcdError(
+                .tooLarge, "etcd's answer is larger than the \(ByteCount.describe(maximumResponseSize)) limit; refused")
+        case .invalidResponse, .redirectRefused:
+            let notHTTP = error.reason.hasPrefix("not a valid HTTP answer") || error.reason.hasPrefix("not an HTTP")
+            return EtcdError(.invalidResponse, error.reason + (notHTTP ? " (is this etcd's client port?)" : ""))
+        case .invalidRequest: return EtcdError(.notConfigured, error.reason)
+        case .cancelled: return .cancelled
+        }
+    }
+
+    /// POSTs `body` to `path` on a thread of its own and follows the answer as a stream of lines: `onLine` gets each
+    /// line of a 200 answer (at most ``maximumResponseSize`` bytes each), then `onEnd` how the answer ended (an
+    /// answer other than 200 with its body). Both are called in order from that thread; `cancellation` stops the
+    /// stream, after which `onEnd` may or may not be called.
+    private func stream(
+        _ path: String, body: [UInt8], token: String?, cancellation: HTTPCancellation,
+        onLine: @escaping @Sendable ([UInt8]) -> Void, onEnd: @escaping @Sendable (EtcdTransferOutcome) -> Void
+    ) {
+        let request = self.request(path, body: body, token: token, timeout: nil)
+        let (transport, limit) = (self.transport, maximumResponseSize)
+        let thread = Thread { [weak self] in
+            var status = 0
+            var pending: [UInt8] = []
+            var refusal: EtcdError?
+            let receiver = HTTPReceiver(
+                head: { head in
+                    status = head.status
+                    return true
+                },
+                body: { bytes in
+                    // What is pending holds no newline: only the new bytes are searched (a long message arrives
+                    // in many pieces).
+                    var from = pending.count
+                    pending.append(contentsOf: bytes)
+                    if status == 200 {
+                        var start = 0
+                        while let newline = pending[from...].firstIndex(of: 0x0A) {
+                            if newline > start { onLine(Array(pending[start..<newline])) }
+                            start = newline + 1
+                            from = start
+                        }
+                        if start > 0 { pending.removeFirst(start) }
+                    }
+                    guard pending.count <= limit else {
+                        refusal = EtcdError(
+                            .tooLarge, "a message of etcd's is larger than the \(ByteCount.describe(limit)) limit")
+                        return false
+                    }
+                    return true
+                })
+            do throws(HTTPTransportError) {
+                _ = try transport.send(request, cancellation: cancellation, receiver: receiver)
+                onEnd(.answer(status: status, body: pending))
+            } catch {
+                guard let self else { return }
+                onEnd(.failure(refusal ?? etcdError(error)))
+            }
+        }
+        thread.name = "etcd watch"
+        thread.start()
+    }
+}
+
+/// How a transfer ended.
+enum EtcdTransferOutcome: Sendable {
+    /// etcd answered with this status; `body` is the whole answer (for a stream: what followed the last line).
+    case answer(status: Int, body: [UInt8])
+    /// The transfer failed or was refused.
+    case failure(EtcdError)
 }
 
 /// A watch of an ``EtcdClient``; cancel it to stop (nothing more is reported after that).
 package final class EtcdWatch: Sendable {
-    let cancellation = EtcdCancellation()
+    let cancellation = HTTPCancellation()
 
     init() {}
 

@@ -1,7 +1,6 @@
 package import Foundation
 
-/// An etcd server and a key prefix, from `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS, on
-/// Apple platforms only).
+/// An etcd server and a key prefix, from `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS).
 ///
 /// ```swift
 /// let endpoint = try EtcdEndpoint(url: URL(string: "etcd://127.0.0.1:2379/demo/overrides")!)
@@ -12,7 +11,9 @@ package import Foundation
 /// The path is the prefix, kept as written with a `/` added at its end, so `/demo/overrides` holds the keys
 /// `/demo/overrides/function.album.like.enabled` and so on. A path that is empty or `/` is refused: it would be
 /// every key of the cluster. Credentials come from the URL, else from `CONFIG_ETCD_USER` (`USER:PASSWORD`, like
-/// `ETCDCTL_USER`), else `CONFIG_ETCD_TOKEN` (a token etcd issued); ``location`` never shows them.
+/// `ETCDCTL_USER`), else `CONFIG_ETCD_TOKEN` (a token etcd issued); ``location`` never shows them. For `etcds://`,
+/// `CONFIG_ETCD_CA_FILE` names a PEM file of the certificate authorities to trust instead of the system's (etcd's
+/// own CA, or a self-signed certificate); the server's certificate is always checked.
 package struct EtcdEndpoint: Sendable, Hashable {
     /// How the client proves who it is when etcd has authentication on.
     package enum Credentials: Sendable, Hashable {
@@ -30,6 +31,8 @@ package struct EtcdEndpoint: Sendable, Hashable {
     package static let userVariable = "CONFIG_ETCD_USER"
     /// The environment variable holding a token.
     package static let tokenVariable = "CONFIG_ETCD_TOKEN"
+    /// The environment variable naming the PEM file of certificate authorities to trust for `etcds://`.
+    package static let certificateAuthorityVariable = "CONFIG_ETCD_CA_FILE"
 
     /// The gateway's address: `http://HOST:PORT` or `https://HOST:PORT`.
     package let baseURL: URL
@@ -39,6 +42,8 @@ package struct EtcdEndpoint: Sendable, Hashable {
     package let credentials: Credentials?
     /// The URL without credentials, for people: `etcd://127.0.0.1:2379/demo/overrides`.
     package let location: String
+    /// For `etcds://`: the PEM file of certificate authorities to trust instead of the system's, if one is named.
+    package let certificateAuthorityFile: String?
 
     /// Reads an `etcd://` or `etcds://` URL; `environment` supplies credentials the URL does not hold.
     package init(url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(EtcdError) {
@@ -57,15 +62,6 @@ package struct EtcdEndpoint: Sendable, Hashable {
                 .notConfigured, "\(Self.redacted(components)) has a query or fragment; expected etcd://HOST:PORT/PREFIX"
             )
         }
-        #if canImport(FoundationNetworking)
-            if scheme == "etcds" {
-                throw EtcdError(
-                    .notConfigured,
-                    "\(Self.redacted(components)): HTTPS to etcd is not available on Linux (FoundationNetworking "
-                        + "stops the process on the HTTP trailers etcd 3.4 sends with every error answer); reach etcd "
-                        + "through a TLS tunnel on this machine and give its etcd:// address")
-            }
-        #endif
         var path = components.path
         guard !path.isEmpty, path != "/" else {
             throw EtcdError(
@@ -86,6 +82,17 @@ package struct EtcdEndpoint: Sendable, Hashable {
             credentials = nil
         }
         location = Self.redacted(components)
+        if scheme == "etcds", let file = environment[Self.certificateAuthorityVariable], !file.isEmpty {
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw EtcdError(
+                    .notConfigured,
+                    "\(Self.certificateAuthorityVariable) names \(VisibleText.escaped(file)), which cannot be read; "
+                        + "it must be a PEM file of the certificate authorities to trust for \(location)")
+            }
+            certificateAuthorityFile = file
+        } else {
+            certificateAuthorityFile = nil
+        }
         components.scheme = scheme == "etcds" ? "https" : "http"
         components.user = nil
         components.password = nil

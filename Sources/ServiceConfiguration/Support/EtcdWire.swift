@@ -22,6 +22,14 @@ package struct EtcdRange: Sendable, Hashable {
     package var revision: Int64
     /// The keys, in key order.
     package var keyValues: [EtcdKeyValue]
+    /// The cluster that answered (etcd's `cluster_id`), when it said.
+    package var clusterID: String?
+
+    package init(revision: Int64, keyValues: [EtcdKeyValue], clusterID: String? = nil) {
+        self.revision = revision
+        self.keyValues = keyValues
+        self.clusterID = clusterID
+    }
 }
 
 /// One change a watch reported.
@@ -34,8 +42,9 @@ package struct EtcdEvent: Sendable, Hashable {
 
 /// What a watch stream says.
 package enum EtcdWatchMessage: Sendable, Hashable {
-    /// The watch is set up; etcd is at `revision` (events from the start revision on follow).
-    case created(revision: Int64)
+    /// The watch is set up; etcd (the cluster `clusterID`, when it said) is at `revision` (events from the start
+    /// revision on follow).
+    case created(revision: Int64, clusterID: String?)
     /// Every change up to `revision` has been sent.
     case progress(revision: Int64)
     /// Changes, in revision order; etcd is at `revision`.
@@ -51,6 +60,7 @@ package enum EtcdWatchMessage: Sendable, Hashable {
 enum EtcdWire {
     struct Header: Decodable {
         var revision: String?
+        var clusterId: String?
     }
 
     struct KeyValue: Decodable {
@@ -145,12 +155,18 @@ enum EtcdWire {
             modRevision: try number(wire.modRevision))
     }
 
-    static func range(_ wire: RangeResponse, revision fallback: Int64 = 0) throws(EtcdError) -> EtcdRange {
+    /// A range answer; `fallback` and `cluster` stand in for a header it lacks (a range inside a transaction's
+    /// answer has the transaction's).
+    static func range(
+        _ wire: RangeResponse, revision fallback: Int64 = 0, cluster: String? = nil
+    ) throws(EtcdError) -> EtcdRange {
         var keyValues: [EtcdKeyValue] = []
         keyValues.reserveCapacity(wire.kvs?.count ?? 0)
         for kv in wire.kvs ?? [] { keyValues.append(try keyValue(kv)) }
         let revision = try number(wire.header?.revision)
-        return EtcdRange(revision: revision == 0 ? fallback : revision, keyValues: keyValues)
+        return EtcdRange(
+            revision: revision == 0 ? fallback : revision, keyValues: keyValues,
+            clusterID: wire.header?.clusterId ?? cluster)
     }
 
     /// One line of a watch stream.
@@ -177,7 +193,8 @@ enum EtcdWire {
             }
             return .events(converted, revision: revision)
         }
-        return result.created == true ? .created(revision: revision) : .progress(revision: revision)
+        return result.created == true
+            ? .created(revision: revision, clusterID: result.header?.clusterId) : .progress(revision: revision)
     }
 
     /// etcd's message without the gRPC wrapping (`rpc error: code = ... desc = etcdserver: permission denied`

@@ -34,16 +34,19 @@ public final class EtcdServerValuesSource: ServerValuesSource {
 
     /// Creates a source for `etcd://[USER:PASSWORD@]HOST[:PORT]/PREFIX` (`etcds://` for HTTPS). Nothing is read
     /// until a sync asks. Credentials the URL does not hold come from `CONFIG_ETCD_USER` (`USER:PASSWORD`) or
-    /// `CONFIG_ETCD_TOKEN`.
+    /// `CONFIG_ETCD_TOKEN` in `environment`; for `etcds://`, `CONFIG_ETCD_CA_FILE` names the PEM file of certificate
+    /// authorities to trust instead of the system's.
     ///
-    /// - Throws: ``ServerSyncError`` (``ServerSyncError/Kind/notConfigured``) for a URL that names no etcd prefix.
+    /// - Throws: ``ServerSyncError`` (``ServerSyncError/Kind/notConfigured``) for a URL that names no etcd prefix, or
+    ///   a CA file that cannot be read.
     public init(
         url: URL, timeout: Duration = .seconds(10),
-        maximumResponseSize: Int = EtcdServerValuesSource.defaultMaximumResponseSize
+        maximumResponseSize: Int = EtcdServerValuesSource.defaultMaximumResponseSize,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ServerSyncError) {
         let endpoint: EtcdEndpoint
         do {
-            endpoint = try EtcdEndpoint(url: url)
+            endpoint = try EtcdEndpoint(url: url, environment: environment)
         } catch {
             throw ServerSyncError(kind: .notConfigured, reason: error.reason)
         }
@@ -119,7 +122,7 @@ public final class EtcdServerValuesSource: ServerValuesSource {
                         switch message {
                         case .success(.events), .success(.compacted):
                             waiter.finish(.success(()))
-                        case .success(.created(let now)) where now < revision:
+                        case .success(.created(let now, _)) where now < revision:
                             waiter.finish(.success(()))  // a new cluster at the same address: read it
                         case .success(.created), .success(.progress):
                             break

@@ -20,16 +20,23 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
     package let url: URL
     private let file: ServerSnapshotFile
     private let service: (any ConfigurationService)?
+    /// Where a source for ``sync()`` reads its settings (etcd credentials and CA file).
+    private let environment: [String: String]
     private let state: Locked<State>
     /// Held for a whole reload (read, record, apply), so the watcher's reload and a caller's never interleave: the
     /// one that records new values is the one that applies them, before the other returns.
     private let reloading = Locked(())
 
-    /// Reads the snapshot at `snapshotURL` now and applies its values to `service` (one update), if there is one.
-    package init(snapshotURL: URL, service: (any ConfigurationService)?) {
+    /// Reads the snapshot at `snapshotURL` now and applies its values to `service` (one update), if there is one;
+    /// ``sync()`` makes its source with `environment`'s settings (`CONFIG_ETCD_CA_FILE`, credentials).
+    package init(
+        snapshotURL: URL, service: (any ConfigurationService)?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         file = ServerSnapshotFile(url: snapshotURL)
         url = file.url
         self.service = service
+        self.environment = environment
         state = Locked(State(status: ServerSyncStatus(source: "")))
         reload()
     }
@@ -122,7 +129,7 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
         }
         let source: any ServerValuesSource
         do {
-            source = try ServerValuesSources.source(for: serverURL, timeout: .seconds(15))
+            source = try ServerValuesSources.source(for: serverURL, timeout: .seconds(15), environment: environment)
         } catch {
             return .failed(error)
         }

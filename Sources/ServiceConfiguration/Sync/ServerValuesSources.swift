@@ -6,10 +6,12 @@ package enum ServerValuesSources {
     /// The schemes ``source(for:timeout:)`` knows.
     package static let schemes = ["http", "https", "etcd", "etcds"]
 
-    /// A source for `url`, or why there is none.
-    package static func source(for url: URL, timeout: Duration = .seconds(30)) throws(ServerSyncError)
-        -> any ServerValuesSource
-    {
+    /// A source for `url`, or why there is none; an etcd source reads its credentials and CA file from
+    /// `environment`.
+    package static func source(
+        for url: URL, timeout: Duration = .seconds(30),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ServerSyncError) -> any ServerValuesSource {
         switch url.scheme?.lowercased() {
         case "http", "https":
             guard url.host != nil else {
@@ -17,7 +19,7 @@ package enum ServerValuesSources {
             }
             return HTTPServerValuesSource(url: url, timeout: timeout)
         case "etcd", "etcds":
-            return try EtcdServerValuesSource(url: url, timeout: timeout)
+            return try EtcdServerValuesSource(url: url, timeout: timeout, environment: environment)
         default:
             throw ServerSyncError(
                 kind: .notConfigured,

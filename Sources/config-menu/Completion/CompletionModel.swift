@@ -99,7 +99,8 @@ struct CompletionModel: Equatable {
         }
         valuedOptions = valued.sorted().map { ($0, ValueKind(metavariable: metavariables[$0] ?? "")) }
         globalOptions = global.sorted()
-        catalogOptions = global.intersection(valued).subtracting(["--store"]).subtracting(SimulatorStore.options)
+        catalogOptions = global.intersection(valued).subtracting(["--store", "--etcd-ca-file"])
+            .subtracting(SimulatorStore.options)
             .sorted()
         menuOptions = Self.menuOptions(overview).filter { !global.contains($0) }
 
