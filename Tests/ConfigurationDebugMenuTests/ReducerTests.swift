@@ -279,15 +279,64 @@ struct ReducerTests {
         }
     }
 
+    @Test("$EDITOR returns after another process changed the key: it asks; n keeps the text in the menu's editor")
+    func externalEditorConflict() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.quality", in: &state)
+        let key = MenuFixture.key("function.media.quality", in: state)
+        guard case .openExternalEditor(let edit)? = reduce(&state, .externalEdit).first else {
+            Issue.record("expected $EDITOR")
+            return
+        }
+        #expect(edit.startedFrom == "95" && edit.text == "95")
+        // Unchanged: nothing is saved.
+        #expect(reduce(&state, .externalEditFinished(edit, text: "95\n")).isEmpty)
+        #expect(state.status?.text == "Nothing saved: the text came back from $EDITOR unchanged")
+        // Another process set 111 while the editor ran.
+        var theirs = state.data.statuses[key]
+        theirs.override = OverrideEntry(value: "111", setAt: MenuFixture.setAt)
+        theirs.value = "111"
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(
+                    statuses: [key: theirs], orphans: state.data.orphans, storeProblem: nil,
+                    changedElsewhere: ["function.media.quality"])))
+        #expect(reduce(&state, .externalEditFinished(edit, text: "2222\n")).isEmpty, "nothing saved before y")
+        guard case .confirming(.overwrite(let name, let value, .editing(let editor))) = state.mode else {
+            Issue.record("expected the question, got \(state.mode)")
+            return
+        }
+        #expect(name == "function.media.quality" && value == "111")
+        #expect(editor.field.string == "2222" && editor.changedElsewhere == "111" && editor.isChanged)
+        reduce(&state, .cancel)
+        #expect(state.mode == .editing(editor), "n: back to the text, in the menu's editor")
+        reduce(&state, .editSave)
+        guard case .write(let write)? = reduce(&state, .confirm).first else {
+            Issue.record("y saves")
+            return
+        }
+        #expect(write.changes == [.init(key: "function.media.quality", value: "2222")])
+        // Ctrl-O from the JSON editor carries what that editor started from, and what it already saw change.
+        MenuFixture.select("function.chat.reactions", in: &state)
+        reduce(&state, .activate)
+        guard case .openExternalEditor(let json)? = reduce(&state, .externalEdit).first else {
+            Issue.record("expected $EDITOR from the JSON editor")
+            return
+        }
+        #expect(json.startedFrom == nil && json.changedElsewhere == nil)
+    }
+
     @Test("e opens $EDITOR with pretty JSON; a valid result saves, an invalid one stays in the editor with the reason")
     func externalEditor() throws {
         var state = try MenuFixture.state()
         MenuFixture.select("function.chat.reactions", in: &state)
         let key = MenuFixture.key("function.chat.reactions", in: state)
-        #expect(reduce(&state, .externalEdit) == [.openExternalEditor(key: key, text: "[\n  \"👍\",\n  \"🎉\"\n]")])
-        let saved = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"]\n"))
+        let edit = ExternalEdit(key: key, text: "[\n  \"👍\",\n  \"🎉\"\n]", startedFrom: nil)
+        #expect(reduce(&state, .externalEdit) == [.openExternalEditor(edit)])
+        let saved = reduce(&state, .externalEditFinished(edit, text: "[\"a\"]\n"))
         if case .write(let write) = saved.first { #expect(write.changes.first?.value == #"["a"]"#) }
-        let refused = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"\n"))
+        let refused = reduce(&state, .externalEditFinished(edit, text: "[\"a\"\n"))
         #expect(refused.isEmpty)
         guard case .editingJSON(let editor) = state.mode else {
             Issue.record("JSON editor expected")

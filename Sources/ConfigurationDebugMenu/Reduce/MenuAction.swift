@@ -148,8 +148,8 @@ package enum MenuAction: Equatable, Sendable {
     case scenarioSaved(String)
     /// A write or an undo failed; the message says why. The old value stays.
     case writeFailed(String)
-    /// `$EDITOR` returned this text for the key.
-    case externalEditFinished(key: Int, text: String)
+    /// `$EDITOR` returned this text for the edit.
+    case externalEditFinished(ExternalEdit, text: String)
     /// `$EDITOR` could not be run.
     case externalEditFailed(String)
     /// A sync asked for with ``syncNow`` finished.
@@ -231,8 +231,9 @@ package enum MenuEffect: Equatable, Sendable {
     /// Replace the note of a key's override (its value and other metadata kept), then report
     /// ``MenuAction/writeSucceeded(_:)`` or ``MenuAction/writeFailed(_:)``.
     case note(key: String, note: String?)
-    /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
-    case openExternalEditor(key: Int, text: String)
+    /// Leave the terminal, run `$EDITOR` on the edit's text, come back, read what changed meanwhile, and report
+    /// the result.
+    case openExternalEditor(ExternalEdit)
     /// Sync the server values (in the background), then report ``MenuAction/syncFinished(_:)``.
     case syncServerValues
     /// Leave the menu.

@@ -75,11 +75,14 @@ extension MenuReducer {
                 nothingSelected(&state)
                 break
             }
+            let startedFrom = overrideValue(state, key)
             switch state.data.table.keys[key].descriptor.control {
             case .json:
-                return [.openExternalEditor(key: key, text: JSONWriter.pretty(currentText(state, key)))]
+                let text = JSONWriter.pretty(currentText(state, key))
+                return [.openExternalEditor(ExternalEdit(key: key, text: text, startedFrom: startedFrom))]
             case .text, .number:
-                return [.openExternalEditor(key: key, text: currentText(state, key))]
+                let text = currentText(state, key)
+                return [.openExternalEditor(ExternalEdit(key: key, text: text, startedFrom: startedFrom))]
             case .toggle, .picker:
                 state.inform("$EDITOR edits text, number and JSON values; press Enter here")
             }
@@ -141,8 +144,10 @@ extension MenuReducer {
         case .text, .number:
             state.mode = .editing(ValueEditor(key: key, text: current, validation: validate(state, key, current)))
         case .json:
-            state.mode = .editingJSON(
-                JSONEditor(key: key, text: JSONWriter.pretty(current), validation: validate(state, key, current)))
+            var editor = JSONEditor(
+                key: key, text: JSONWriter.pretty(current), validation: validate(state, key, current))
+            editor.startedFrom = overrideValue(state, key)
+            state.mode = .editingJSON(editor)
         }
         return []
     }
@@ -150,6 +155,16 @@ extension MenuReducer {
     /// The text an editor starts from: the effective value (the default's wire string for a default).
     static func currentText(_ state: MenuState, _ key: Int) -> String {
         state.data.statuses[key].value ?? state.data.table.keys[key].descriptor.defaultValueString ?? ""
+    }
+
+    /// The key's override value (`nil`: none): what an edit starts from, to tell later whether it changed.
+    static func overrideValue(_ state: MenuState, _ key: Int) -> String? {
+        state.data.statuses[key].override?.value
+    }
+
+    /// The key's value now, as a question or a warning names it: the override, or the value once it was removed.
+    static func valueNow(_ state: MenuState, _ key: Int) -> String {
+        state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
     }
 
     /// The module `S` acts on: the one highlighted in the module pane, or the selected key's module in the list.

@@ -82,6 +82,6 @@ extension MenuReducer {
     private static func changedValue(_ state: MenuState, _ key: Int, _ update: MenuDataUpdate) -> String? {
         let name = state.data.table.keys[key].descriptor.name
         guard update.changedElsewhere.contains(name) else { return nil }
-        return state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
+        return valueNow(state, key)
     }
 }

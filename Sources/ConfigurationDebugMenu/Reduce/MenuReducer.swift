@@ -48,8 +48,8 @@ package enum MenuReducer {
         case .writeFailed(let message):
             state.fail("not saved: \(message)")
             return []
-        case .externalEditFinished(let key, let text):
-            return finishExternalEdit(&state, key: key, text: text)
+        case .externalEditFinished(let edit, let text):
+            return finishExternalEdit(&state, edit, text: text)
         case .externalEditFailed(let message):
             state.fail(message)
             return []

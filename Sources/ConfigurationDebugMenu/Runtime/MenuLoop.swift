@@ -108,10 +108,13 @@ struct MenuLoop {
                     queue.append(saveScenario(name))
                 case .syncServerValues:
                     source.startSync()
-                case .openExternalEditor(let key, let text):
-                    queue.append(
-                        ExternalEditor(terminal: terminal).edit(
-                            key: key, text: text, name: state.data.table.keys[key].descriptor.name))
+                case .openExternalEditor(let edit):
+                    let name = state.data.table.keys[edit.key].descriptor.name
+                    let outcome = ExternalEditor(terminal: terminal).edit(edit, name: name)
+                    // What other processes changed while the editor ran is shown first, so saving can ask.
+                    if source.service.overrideStore.localFileURL != nil { source.service.overrideStore.reload() }
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                    queue.append(outcome)
                 }
             }
         }
