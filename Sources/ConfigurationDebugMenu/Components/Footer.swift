@@ -63,6 +63,7 @@ extension HintContext {
         hasServer = data.showsServerLine
         hasSyncChanges = (data.server?.changedCount ?? 0) > 0 || state.filters.onlySyncChanged
         hasCoverage = data.coverage.recordsReads || state.filters.onlyUnread
+        hasDetails = state.selectedKey != nil || state.selectedOrphan != nil || state.list.selectedUnregistered != nil
         if let scope = MenuReducer.scopeToReset(state) {
             moduleHasOverrides = data.scopeOverrideCounts[scope] > 0
         } else {

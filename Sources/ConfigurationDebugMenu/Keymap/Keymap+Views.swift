@@ -52,6 +52,18 @@ extension Keymap {
             bind([.control("c")], .quit, "quit"),
         ]
 
+    static let pager: [KeyBinding] = [
+        bind([.character("j"), .down], .move(1), "scroll down"),
+        bind([.character("k"), .up], .move(-1), "scroll up"),
+        bind([.pageDown, .character(" "), .control("f")], .page(1), "next page", hint: "more", priority: 20),
+        bind([.pageUp, .control("b")], .page(-1), "previous page"),
+        bind([.character("g"), .home], .top, "top"),
+        bind([.character("G"), .end], .bottom, "bottom"),
+        bind([.escape, .character("q"), .character("d")], .closeView, "close", hint: "close", priority: 10),
+        bind([.character("?"), .function(1)], .help, "show this help", hint: "help", priority: 98),
+        bind([.control("c")], .quit, "quit"),
+    ]
+
     static let expiry: [KeyBinding] = [
         bind([.character("j"), .down], .move(1), "next choice"),
         bind([.character("k"), .up], .move(-1), "previous choice"),

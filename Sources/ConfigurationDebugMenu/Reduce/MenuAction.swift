@@ -74,6 +74,8 @@ package enum MenuAction: Equatable, Sendable {
     case pruneExpired
 
     // Views
+    /// Show the selected key's whole details in a pager (or close the pager showing them).
+    case showDetails
     /// Show the history of changes.
     case openHistory
     /// Show the scenarios folder.

@@ -105,6 +105,8 @@ extension MenuReducer {
             openExpiry(&state)
         case .pruneExpired:
             askToPrune(&state)
+        case .showDetails:
+            showDetails(&state)
         case .openHistory:
             openHistory(&state)
         case .openScenarios:
@@ -123,6 +125,19 @@ extension MenuReducer {
             break
         }
         return []
+    }
+
+    /// `d`: the selected key's whole details in a pager.
+    static func showDetails(_ state: inout MenuState) {
+        guard
+            let subject = DetailsPane.subject(
+                data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
+                unregistered: state.list.selectedUnregistered)
+        else {
+            state.inform("No key selected")
+            return
+        }
+        state.mode = .paging(Pager(.details(subject), returnTo: .browsing))
     }
 
     static func nothingSelected(_ state: inout MenuState) {

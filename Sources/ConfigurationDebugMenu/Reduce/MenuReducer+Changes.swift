@@ -19,7 +19,13 @@ extension MenuReducer {
         }
         let descriptor = state.data.table.keys[key].descriptor
         guard case .number(let kind, let range?) = descriptor.control else {
-            state.inform("+ and - step numbers with a range; Enter edits this value")
+            let enter: String =
+                switch descriptor.control {
+                case .toggle: "Enter flips this value"
+                case .picker: "Enter picks this value"
+                case .text, .number, .json: "Enter edits this value"
+                }
+            state.inform("+ and - step numbers with a range; " + enter)
             return []
         }
         let current = currentText(state, key)

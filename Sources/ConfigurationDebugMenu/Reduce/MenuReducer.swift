@@ -89,6 +89,7 @@ package enum MenuReducer {
         case .scenarios(let view): return scenarios(&state, view, action)
         case .prompting(let prompt): return answer(&state, prompt, action)
         case .choosingExpiry(let menu): return chooseExpiry(&state, menu, action)
+        case .paging(let pager): return page(&state, pager, action)
         }
     }
 
@@ -121,6 +122,21 @@ package enum MenuReducer {
             state.mode = .help(HelpScreen(context: .filtering, returnTo: state.mode))
         default:
             break
+        }
+        return []
+    }
+
+    // MARK: Pager
+
+    private static func page(_ state: inout MenuState, _ pager: Pager, _ action: MenuAction) -> [MenuEffect] {
+        var pager = pager
+        switch action {
+        case .closeView:
+            state.mode = pager.returnTo
+        case .help:
+            state.mode = .help(HelpScreen(context: .pager, returnTo: state.mode))
+        default:
+            if pager.update(action, data: state.data, body: state.layout.body) { state.mode = .paging(pager) }
         }
         return []
     }

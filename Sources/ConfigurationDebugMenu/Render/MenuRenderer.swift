@@ -59,6 +59,11 @@ package struct MenuRenderer: Sendable {
             view.draw(into: &grid, in: state.layout.body, current: state.data.currentOverrides, theme: theme)
             Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
             return
+        case .paging(let pager):
+            drawTop(state, into: &grid, theme: theme)
+            pager.draw(into: &grid, in: state.layout.body, data: state.data, theme: theme)
+            Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
+            return
         default:
             break
         }
@@ -95,7 +100,7 @@ package struct MenuRenderer: Sendable {
         case .picking(let picker): picker.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
         case .confirming(let confirmation): confirmation.draw(into: &grid, on: layout.screen, theme: theme)
         case .choosingExpiry(let menu): menu.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
-        case .browsing, .filtering, .editing, .editingNote, .help, .history, .scenarios, .prompting: break
+        case .browsing, .filtering, .editing, .editingNote, .help, .history, .scenarios, .prompting, .paging: break
         }
     }
 

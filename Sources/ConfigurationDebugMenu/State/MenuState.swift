@@ -38,6 +38,8 @@ package struct MenuState: Equatable, Sendable {
         case prompting(Prompt)
         /// Choosing when the selected override expires.
         case choosingExpiry(ExpiryMenu)
+        /// Reading a page of text too long for where it is shown (the selected key's details).
+        case paging(Pager)
     }
 
     /// The catalog and everything known about its values.
@@ -111,6 +113,7 @@ package struct MenuState: Equatable, Sendable {
         case .scenarios: .scenarios
         case .prompting: .prompting
         case .choosingExpiry: .expiry
+        case .paging: .pager
         }
     }
 
