@@ -146,9 +146,57 @@ struct LifecycleReducerTests {
         reduce(&state, .move(1))
         guard case .history(let moved) = state.mode else { return }
         #expect(moved.selection == 1)
-        #expect(reduce(&state, .undo) == [.proposeUndo])
+        #expect(reduce(&state, .undo) == [.proposeUndoOfChange(id: "2")], "the selected change, not the newest")
         reduce(&state, .closeView)
         #expect(state.mode == .browsing)
+    }
+
+    @Test("u on a change chosen in the history always asks, naming it, over the history; a later change is named")
+    func chosenUndo() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .openHistory, .bottom)
+        let history = state.data.history
+        let current = state.data.currentOverrides
+        // The import (1), whose quality the program changed later (2), which was undone (3): both in the way.
+        let first = try #require(history.change(id: "1"))
+        let back = history.undoProposal(backTo: first, current: current)
+        #expect(back.laterChanges.map(\.id) == ["2", "3", "4"])
+        reduce(&state, .chosenUndoProposed(back, undoneBy: nil))
+        guard case .confirming(.undo(_, let own, .history)) = state.mode else {
+            Issue.record("expected the question over the history, got \(state.mode)")
+            return
+        }
+        #expect(!own)
+        let question = renderer.render(state).text.replacingOccurrences(of: "│", with: "")
+        let words = question.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("3 later changes of its keys are in the way of undoing the change by cli"), "\(words)")
+        #expect(words.contains("the last: outside"), "the newest of them, named")
+        #expect(words.contains("Undo back to before it?"))
+        #expect(words.contains("y undoes back to before it"))
+        #expect(reduce(&state, .confirm) == [.undo(back)])
+        guard case .history = state.mode else {
+            Issue.record("back to the history, got \(state.mode)")
+            return
+        }
+        // The program's change (2) was undone already (3).
+        let undone = try #require(history.change(id: "2"))
+        reduce(
+            &state,
+            .chosenUndoProposed(history.undoProposal(for: undone, current: current), undoneBy: history.change(id: "3")))
+        #expect(
+            state.status?.text.hasPrefix("Already undone at 2025-11-29 14:18:00 by you: set function.media.quality")
+                == true, "\(state.status?.text ?? "")")
+        // This menu's own change is asked about too.
+        let mine = try #require(history.change(id: "3"))
+        reduce(&state, .chosenUndoProposed(history.undoProposal(for: mine, current: current), undoneBy: nil))
+        guard case .confirming(.undo(_, true, _)) = state.mode else {
+            Issue.record("expected the question about the menu's own change, got \(state.mode)")
+            return
+        }
+        reduce(&state, .cancel)
+        #expect(state.status?.text == "Nothing was undone")
+        reduce(&state, .chosenUndoProposed(nil, undoneBy: nil))
+        #expect(state.status?.text.hasPrefix("That change is no longer in the history") == true)
     }
 
     @Test("i reads the scenarios folder; Enter previews and asks; y applies as one change; m replaces instead")

@@ -35,6 +35,60 @@ struct MenuTruthEndToEndTests {
         return store
     }
 
+    @Test("H, then u undoes the selected change, after asking; a later change of its key is named, and undone with it")
+    func historyUndoesSelected() async throws {
+        let session = try TmuxSession(width: 120, height: 36)
+        let store = session.home.appendingPathComponent("state/overrides.json")
+        for (key, value) in [
+            ("function.album.max_photos", "10"), ("function.album.like.enabled", "Y"),
+            ("function.album.max_photos", "20"), ("function.album.sort_order", "oldest_first"),
+        ] {
+            let result = try configMenu(["set", key, value, "--store", store.path])
+            #expect(result.status == 0, "\(result.error)")
+        }
+        try await start(session, store: store.path)
+        try session.press("H")
+        try await session.waitFor("History · 4 changes (newest first)")
+        // The change of the like button, two below the newest: nothing later touched its key.
+        try session.press("j", "j")
+        try await session.waitFor("function.album.like.enabled: none → \"Y\"")
+        try session.press("u")
+        try await session.waitFor("set function.album.like.enabled = \"Y\"?")
+        #expect(try !session.screen().contains("sort_order = \"oldest_first\"?"), "not the newest change")
+        try session.press("n")
+        try await session.waitFor("Nothing was undone")
+        #expect(reader(store).entries.count == 3, "nothing changed before y")
+        try session.press("u")
+        try await session.waitFor("set function.album.like.enabled = \"Y\"?")
+        try session.press("y")
+        try await session.waitFor("Undone: set function.album.like.enabled")
+        var now = reader(store).entries.mapValues(\.value)
+        #expect(now == ["function.album.max_photos": "20", "function.album.sort_order": "oldest_first"])
+        // The first change of the photo limit: the later one (20) is in the way, and named; y goes back to before.
+        try await session.waitFor("History · 5 changes")
+        try session.press("G")
+        try await session.waitFor("function.album.max_photos: none → \"10\"")
+        try session.press("u")
+        try await session.waitFor("in the way")
+        try await session.waitFor("set function.album.max_photos = \"20\" (was \"10\")")
+        try session.press("y")
+        try await session.waitFor("Undone: set function.album.max_photos = \"10\"")
+        now = reader(store).entries.mapValues(\.value)
+        #expect(now == ["function.album.sort_order": "oldest_first"], "the photo limit is back to no override")
+        // The menu's own change is asked about too.
+        try session.press("Escape")
+        try await find(session, "sort order")
+        try session.press("r")
+        try await session.waitFor("Saved: function.album.sort_order override removed")
+        try session.press("H", "g", "u")
+        try await session.waitFor("Undo your change at")
+        try session.press("y")
+        try await session.waitFor("Undone: reset function.album.sort_order")
+        #expect(reader(store).entry(forKey: "function.album.sort_order")?.value == "oldest_first")
+        try session.press("q", "q")
+        try await session.waitForMenuExit()
+    }
+
     @Test("80×24: details cut short name the key that shows them all (d), a pager; nothing there changes the value")
     func detailsPager() async throws {
         let session = try TmuxSession(width: 80, height: 24)

@@ -606,7 +606,7 @@ struct MenuLoopTests {
         try cli.set("5000", forKey: "function.payments.daily_limit")
         store.reload()
         #expect(loop.perform([.undo], on: &state))
-        guard case .confirming(.undo(let proposal, own: false)) = state.mode else {
+        guard case .confirming(.undo(let proposal, own: false, returnTo: .browsing)) = state.mode else {
             Issue.record("expected the question, got \(state.mode)")
             return
         }

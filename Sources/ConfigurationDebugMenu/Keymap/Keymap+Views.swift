@@ -12,8 +12,9 @@ extension Keymap {
         bind([.pageUp, .control("b")], .page(-1), "previous page"),
         bind(
             [.character("u")], .undo,
-            "undo the last change anyone made (asks if not this menu's)",
-            hint: "undo", priority: 10, when: { $0.canUndo }),
+            "undo the selected change (asks first; when a later change of its key is in the way, names it and "
+                + "offers to undo back to before the selected one)",
+            hint: "undo this", priority: 10),
         bind(
             [.character("f")], .toggleHistoryFilter, "only the changes of the key selected in the list, or all",
             hint: "this key", priority: 20),

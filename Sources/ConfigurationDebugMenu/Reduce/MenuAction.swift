@@ -138,6 +138,9 @@ package enum MenuAction: Equatable, Sendable {
     case writeSucceeded(OverrideWrite)
     /// What undoing the last recorded change would do (`nil`: nothing is recorded).
     case undoProposed(OverrideUndoProposal?)
+    /// What undoing the change chosen in the history would do (back to before it, when later changes of its keys
+    /// are in the way), and the undo that already undid it, if any; `nil`: it is no longer in the history.
+    case chosenUndoProposed(OverrideUndoProposal?, undoneBy: OverrideJournalRecord?)
     /// An undo finished; the text says what was undone.
     case undoSucceeded(String)
     /// Expired overrides were removed (their keys).
@@ -218,6 +221,9 @@ package enum MenuEffect: Equatable, Sendable {
     case write(OverrideWrite)
     /// Read the history and report what undoing its last change would do (``MenuAction/undoProposed(_:)``).
     case proposeUndo
+    /// Read the history and report what undoing the change with this id would do
+    /// (``MenuAction/chosenUndoProposed(_:undoneBy:)``).
+    case proposeUndoOfChange(id: String)
     /// Undo a recorded change through the service, then report ``MenuAction/undoSucceeded(_:)`` or
     /// ``MenuAction/writeFailed(_:)`` (also when a key changed meanwhile).
     case undo(OverrideUndoProposal)

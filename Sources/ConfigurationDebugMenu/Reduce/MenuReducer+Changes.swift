@@ -91,6 +91,35 @@ extension MenuReducer {
         return []
     }
 
+    /// What undoing the change chosen in the history would do: always asked first, naming the change (and the later
+    /// change in the way, when there is one); the question is asked over the history, which it returns to.
+    static func proposeChosenUndo(
+        _ state: inout MenuState, _ proposal: OverrideUndoProposal?, undoneBy undo: OverrideJournalRecord?
+    ) -> [MenuEffect] {
+        guard let proposal else {
+            state.inform("That change is no longer in the history (it was rotated away, or the journal was reset)")
+            return []
+        }
+        let record = proposal.record
+        guard record.canBeUndone else {
+            state.fail("that change (\(record.summary)) was too large to record in full; it cannot be undone")
+            return []
+        }
+        if let undo {
+            let who = undo.origin == state.data.origin ? "you" : "\(undo.origin)"
+            state.inform("Already undone at \(ValueText.seconds(undo.time)) by \(who): \(record.summary)")
+            return []
+        }
+        if proposal.changesNothing {
+            state.inform("Undoing it would change nothing: its keys already hold what it found (\(record.summary))")
+            return []
+        }
+        let returnTo: MenuState.Mode
+        if case .history = state.mode { returnTo = state.mode } else { returnTo = .browsing }
+        state.mode = .confirming(.undo(proposal, own: record.origin == state.data.origin, returnTo: returnTo))
+        return []
+    }
+
     /// The status of the key or orphan named `name`, if listed.
     static func status(_ state: MenuState, _ name: String) -> ConfigurationKeyStatus? {
         if let index = state.data.table.index(of: name) { return state.data.statuses[index] }

@@ -92,7 +92,17 @@ extension MenuReducer {
         case .closeView:
             state.mode = .browsing
         case .undo:
-            return undo(&state)
+            // The selected change, not the newest: the runtime reads the history afresh and proposes it.
+            guard state.data.history.isKept else {
+                state.inform("This store keeps no history, so there is nothing to undo")
+                break
+            }
+            let rows = view.rows(state.data.history)
+            guard rows.indices.contains(view.selection) else {
+                state.inform("No change selected")
+                break
+            }
+            return [.proposeUndoOfChange(id: rows[view.selection].id)]
         case .help:
             state.mode = .help(HelpScreen(context: .history, returnTo: state.mode))
         case .toggleHistoryFilter where view.key == nil:

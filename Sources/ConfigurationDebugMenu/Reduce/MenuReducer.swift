@@ -24,6 +24,8 @@ package enum MenuReducer {
             return []
         case .undoProposed(let proposal):
             return proposeUndo(&state, proposal)
+        case .chosenUndoProposed(let proposal, let undo):
+            return proposeChosenUndo(&state, proposal, undoneBy: undo)
         case .undoSucceeded(let summary):
             state.inform("Undone: \(summary)")
             return []
@@ -204,11 +206,11 @@ package enum MenuReducer {
         case (.discardEdit(_, let editor), .cancel), (.quitDiscardingEdit(_, let editor), .cancel),
             (.overwrite(_, _, let editor), .cancel):
             state.mode = editor
-        case (.undo(let proposal, _), .confirm):
-            state.mode = .browsing
+        case (.undo(let proposal, _, let returnTo), .confirm):
+            state.mode = returnTo
             return [.undo(proposal)]
-        case (.undo(_, let own), .cancel):
-            state.mode = .browsing
+        case (.undo(_, let own, let returnTo), .cancel):
+            state.mode = returnTo
             state.inform(own ? "Nothing was undone" : "Nothing was undone; their change stays")
         case (.pruneExpired, .confirm):
             state.mode = .browsing

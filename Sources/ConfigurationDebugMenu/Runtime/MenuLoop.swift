@@ -93,6 +93,8 @@ struct MenuLoop {
                 case .proposeUndo:
                     let store = source.service.overrideStore
                     queue.append(.undoProposed(store.history().undoProposal(current: store.entries)))
+                case .proposeUndoOfChange(let id):
+                    queue.append(proposeUndo(ofChange: id))
                 case .undo(let proposal):
                     queue.append(undo(proposal))
                     if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
@@ -156,6 +158,18 @@ struct MenuLoop {
         } catch {
             return .writeFailed("\(error)")
         }
+    }
+
+    /// What undoing the recorded change `id` would do, read from the history as it is now: exactly it, or back to
+    /// before it when later changes of its keys are in the way.
+    private func proposeUndo(ofChange id: String) -> MenuAction {
+        let store = source.service.overrideStore
+        let history = store.history()
+        guard let record = history.change(id: id) else { return .chosenUndoProposed(nil, undoneBy: nil) }
+        let exact = history.undoProposal(for: record, current: store.entries)
+        let proposal =
+            exact.laterChanges.isEmpty ? exact : history.undoProposal(backTo: record, current: store.entries)
+        return .chosenUndoProposed(proposal, undoneBy: history.undo(of: record))
     }
 
     /// Undoes a recorded change through the service (refused if a key changed since the proposal).
