@@ -26,7 +26,7 @@ struct LifecycleReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.media.quality", value: "95")],
-                        summary: "function.media.quality = 95", expiry: .duration(7200)))
+                        summary: "function.media.quality = 95", expiry: .duration(7200), id: 1))
             ])
         #expect(state.mode == .browsing)
         // The last choice asks for a version; a bad one is refused in place, a good one is written.
@@ -100,8 +100,10 @@ struct LifecycleReducerTests {
         #expect(text.split(separator: "\n").contains { $0.contains("Quality ") && $0.contains("⊘") })
         #expect(reduce(&state, .pruneExpired).isEmpty)
         #expect(state.mode == .confirming(.pruneExpired(count: 1)))
-        #expect(reduce(&state, .confirm) == [.pruneExpired])
-        reduce(&state, .pruned(["function.media.quality"]))
+        #expect(reduce(&state, .confirm) == [.pruneExpired(id: 1)])
+        #expect(state.pending.map(\.values) == [["function.media.quality": String?.none]], "saving… until done")
+        reduce(&state, .pruned(["function.media.quality"], id: 1))
+        #expect(state.pending.isEmpty)
         #expect(state.status?.text == "Removed 1 expired override")
     }
 
@@ -173,7 +175,7 @@ struct LifecycleReducerTests {
         #expect(words.contains("the last: outside"), "the newest of them, named")
         #expect(words.contains("Undo back to before it?"))
         #expect(words.contains("y undoes back to before it"))
-        #expect(reduce(&state, .confirm) == [.undo(back)])
+        #expect(reduce(&state, .confirm) == [.undo(back, id: 1)])
         guard case .history = state.mode else {
             Issue.record("back to the history, got \(state.mode)")
             return
@@ -217,12 +219,13 @@ struct LifecycleReducerTests {
         #expect(name == "checkout-one-tap")
         #expect(summary == "1 added, 0 removed, 1 changed")
         #expect(changes.keys.sorted() == ["ab.payments.checkout", "function.payments.daily_limit"])
-        #expect(reduce(&state, .confirm) == [.applyScenario(name: name, changes: changes)])
+        #expect(reduce(&state, .confirm) == [.applyScenario(name: name, changes: changes, id: 1)])
         guard case .scenarios = state.mode else {
             Issue.record("back in the scenarios view")
             return
         }
-        reduce(&state, .scenarioApplied(name))
+        reduce(&state, .scenarioApplied(name, id: 1))
+        #expect(state.pending.isEmpty)
         #expect(state.status?.text == "Applied scenario checkout-one-tap (u undoes it)")
         // Replacing: every other stored override is removed by the same change.
         reduce(&state, .toggleScenarioMode, .activate)

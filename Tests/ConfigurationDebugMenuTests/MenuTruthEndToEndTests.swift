@@ -35,6 +35,117 @@ struct MenuTruthEndToEndTests {
         return store
     }
 
+    /// The value of `key`'s override under `prefix` in etcd, as etcdctl reads it (`nil`: none).
+    func etcdValue(_ key: String, prefix: String, in etcd: EtcdTestServer) throws -> String? {
+        let result = try etcd.etcdctl(["get", "\(prefix)/\(key)", "--print-value-only"])
+        let text = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return nil }
+        let entry = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        return entry?["value"] as? String
+    }
+
+    /// The row of `title` on screen.
+    func row(_ session: TmuxSession, _ title: String) throws -> String {
+        try session.screen().split(separator: "\n").first { $0.contains(title) }.map(String.init) ?? ""
+    }
+
+    /// Polls for `seconds`, failing if the screen ever says `text`.
+    func expectNever(_ text: String, on session: TmuxSession, for seconds: Double) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let screen = try session.screen()
+            if screen.contains(text) {
+                Issue.record("the screen said \"\(text)\":\n\(screen)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test(
+        "etcd stopped: + shows saving… at once, keys work, the outcome is unknown; after SIGCONT screen and store agree",
+        .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed"), .timeLimit(.minutes(3)))
+    func hungEtcd() async throws {
+        let etcd = try EtcdTestServer.start()
+        let prefix = "/menu/hung"
+        let key = "function.media.upload_concurrency"
+        let session = try TmuxSession(width: 120, height: 36)
+        try await start(session, store: etcd.url(prefix: prefix).absoluteString)
+        try await find(session, "upload concurrency")
+        try await session.waitFor("4    SERVER")
+        let pid = etcd.processID
+        #expect(pid > 0 && kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        try session.press("+")
+        try await session.waitFor("saving…", timeout: 3)
+        #expect(try row(session, "Upload Concurrency").contains("5 "), "the value asked for, marked as not saved")
+        // The menu answers keys while etcd hangs: the help opens and closes at once.
+        try session.press("?")
+        try await session.waitFor("Help · Key list", timeout: 3)
+        try session.press("Escape")
+        try await session.waitFor("Keys · 1 of 55", timeout: 3)
+        // A second step waits for the first, from the value asked for.
+        try session.press("+")
+        try await session.waitFor("6 ", timeout: 3)
+        try await session.waitFor("may still arrive", timeout: 30)
+        #expect(try !session.screen().contains("nothing was saved"))
+        #expect(
+            try row(session, "Upload Concurrency").contains("6    saving…"), "still pending, the second one waiting")
+        // Quitting now would leave the changes unsaved: the menu asks.
+        try session.press("q")
+        try await session.waitFor("not saved yet")
+        try session.press("n")
+
+        #expect(kill(pid, SIGCONT) == 0)
+        try await session.waitFor("Saved: \(key) = 6", timeout: 60)
+        try await expectNever("Changed elsewhere", on: session, for: 3)
+        let line = try row(session, "Upload Concurrency")
+        #expect(line.contains("6 ") && line.contains("OVERRIDDEN") && !line.contains("saving"), "\(line)")
+        #expect(try etcdValue(key, prefix: prefix, in: etcd) == "6", "the screen and the store agree")
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
+
+    @Test(
+        "a change etcd made without answering settles as saved; one it never received as not saved; both agree",
+        .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed"), .timeLimit(.minutes(3)))
+    func unansweredChanges() async throws {
+        let etcd = try EtcdTestServer.shared.get()
+        let proxy = try EtcdTestProxy(etcd)
+        let prefix = "/menu/unanswered-\(UUID().uuidString.prefix(8))"
+        let key = "function.media.upload_concurrency"
+        let session = try TmuxSession(width: 120, height: 36)
+        try await start(session, store: proxy.url(prefix: prefix).absoluteString)
+        try await find(session, "upload concurrency")
+        try await session.waitFor("4    SERVER")
+
+        // Made by etcd, its answer withheld.
+        try proxy.setMode(.hold)
+        try session.press("+")
+        try await session.waitFor("saving…", timeout: 3)
+        try await session.waitFor("may still arrive", timeout: 30)
+        try proxy.setMode(.pass)
+        try await session.waitFor("Saved: \(key) = 5 (etcd answered late)", timeout: 60)
+        try await expectNever("Changed elsewhere", on: session, for: 2)
+        #expect(try row(session, "Upload Concurrency").contains("5    OVERRIDDEN"))
+        #expect(try etcdValue(key, prefix: prefix, in: etcd) == "5")
+
+        // Never received.
+        try proxy.setMode(.drop)
+        try session.press("+")
+        try await session.waitFor("saving…", timeout: 3)
+        try await session.waitFor("may still arrive", timeout: 30)
+        try proxy.setMode(.pass)
+        try await session.waitFor(
+            "not saved: etcd answered again without your change: \(key) is \"5\", not \"6\"", timeout: 60)
+        try await expectNever("Changed elsewhere", on: session, for: 2)
+        #expect(try row(session, "Upload Concurrency").contains("5    OVERRIDDEN"))
+        #expect(try etcdValue(key, prefix: prefix, in: etcd) == "5")
+        #expect(proxy.withheld == ["hold /v3/kv/txn", "drop /v3/kv/txn"])
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
+
     @Test("H, then u undoes the selected change, after asking; a later change of its key is named, and undone with it")
     func historyUndoesSelected() async throws {
         let session = try TmuxSession(width: 120, height: 36)

@@ -148,10 +148,28 @@ struct ReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.chat.typing.enabled", value: "Y")],
-                        summary: "function.chat.typing.enabled = Y"))
+                        summary: "function.chat.typing.enabled = Y", id: 1))
             ]
         )
         #expect(state.data == before, "nothing is shown as changed before the write succeeds")
+        #expect(
+            state.pending == [
+                PendingChange(
+                    id: 1, summary: "function.chat.typing.enabled = Y", values: ["function.chat.typing.enabled": "Y"])
+            ])
+        let row = MenuRenderer(colors: false).render(state).text.split(separator: "\n").first {
+            $0.contains("Typing Enabled")
+        }
+        #expect(
+            row?.contains("[x] Y") == true && row?.contains("saving…") == true, "the value asked for, not saved yet")
+        // The next Space flips the value asked for, not the one stored.
+        guard case .write(let next)? = reduce(&state, .toggle).first else {
+            Issue.record("expected a second write")
+            return
+        }
+        #expect(next.changes == [.init(key: "function.chat.typing.enabled", value: "N")] && next.id == 2)
+        reduce(&state, .writeSucceeded(OverrideWrite(changes: [], summary: "function.chat.typing.enabled = Y", id: 1)))
+        #expect(state.pending.map(\.id) == [2])
     }
 
     @Test("Enter on a Bool flips it too; on other keys it opens their control")
@@ -361,7 +379,7 @@ struct ReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.media.quality", value: nil)],
-                        summary: "function.media.quality override removed"
+                        summary: "function.media.quality override removed", id: 1
                     ))
             ]
         )
@@ -436,11 +454,11 @@ struct ReducerTests {
         #expect(reduce(&state, .undoProposed(nil)).isEmpty)
         #expect(state.status?.text == "Nothing to undo: no change is recorded")
         let own = Self.greetingProposal(origin: state.data.origin)
-        #expect(reduce(&state, .undoProposed(own)) == [.undo(own)])
+        #expect(reduce(&state, .undoProposed(own)) == [.undo(own, id: 1)])
         #expect(state.mode == .browsing)
-        reduce(&state, .writeFailed("disk full"))
+        reduce(&state, .writeFailed("disk full", id: 1))
         #expect(state.status?.isError == true)
-        reduce(&state, .undoSucceeded("set function.chat.greeting = \"Hi 👋\""))
+        reduce(&state, .undoSucceeded("set function.chat.greeting = \"Hi 👋\"", id: 0))
         #expect(state.status?.text == "Undone: set function.chat.greeting = \"Hi 👋\"")
     }
 
@@ -457,7 +475,7 @@ struct ReducerTests {
         #expect(state.mode == .browsing)
         #expect(state.status?.text == "Nothing was undone; their change stays")
         reduce(&state, .undoProposed(theirs))
-        #expect(reduce(&state, .confirm) == [.undo(theirs)])
+        #expect(reduce(&state, .confirm) == [.undo(theirs, id: 1)], "the first change this menu asks for")
         // The menu's own change, changed again since by someone else: asked too, naming the key.
         let changed = Self.greetingProposal(origin: state.data.origin, changedSince: true)
         #expect(reduce(&state, .undoProposed(changed)).isEmpty)
@@ -472,7 +490,7 @@ struct ReducerTests {
     func writeFailed() throws {
         var state = try MenuFixture.state()
         let before = state.data
-        reduce(&state, .writeFailed("/x/overrides.json: cannot save: No space left on device (errno 28)"))
+        reduce(&state, .writeFailed("/x/overrides.json: cannot save: No space left on device (errno 28)", id: 0))
         #expect(
             state.status
                 == .init(
@@ -583,10 +601,10 @@ struct MenuLoopTests {
         let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service)
         let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
         var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
-        #expect(loop.perform([.resetAll, .confirm], on: &state))
+        #expect(loop.performAndWait([.resetAll, .confirm], on: &state))
         #expect(store.entries.isEmpty)
         #expect(state.data.overrideCount == 0, "the screen shows what the store holds after the write")
-        #expect(loop.perform([.undo], on: &state))
+        #expect(loop.performAndWait([.undo], on: &state))
         #expect(store.entries == MenuFixture.entries, "values the keys reject, orphans, times, notes: all restored")
         #expect(state.status?.text.hasPrefix("Undone: reset 5 overrides") == true, "\(state.status?.text ?? "")")
         #expect(state.data.overrideCount == 5)
@@ -605,13 +623,13 @@ struct MenuLoopTests {
         let cli = FileOverrideStore(url: folder.appendingPathComponent("overrides.json"), origin: .cli)
         try cli.set("5000", forKey: "function.payments.daily_limit")
         store.reload()
-        #expect(loop.perform([.undo], on: &state))
+        #expect(loop.performAndWait([.undo], on: &state))
         guard case .confirming(.undo(let proposal, own: false, returnTo: .browsing)) = state.mode else {
             Issue.record("expected the question, got \(state.mode)")
             return
         }
         #expect(proposal.record.origin.kind == .cli)
-        #expect(loop.perform([.confirm], on: &state))
+        #expect(loop.performAndWait([.confirm], on: &state))
         #expect(store.entry(forKey: "function.payments.daily_limit")?.value == "lots", "the value before their change")
         #expect(state.status?.text.contains("(by cli (pid") == true)
     }
@@ -633,7 +651,7 @@ struct MenuLoopTests {
         var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
         MenuFixture.select("function.chat.typing.enabled", in: &state)
         let before = state.data
-        #expect(loop.perform([.toggle], on: &state))
+        #expect(loop.performAndWait([.toggle], on: &state))
         #expect(state.status?.isError == true)
         #expect(state.status?.text.contains("cannot save: No space left on device") == true)
         #expect(state.data.statuses == before.statuses, "the old value stays")

@@ -11,6 +11,9 @@ package indirect enum Confirmation: Equatable, Sendable {
     case discardEdit(key: String, editor: MenuState.Mode)
     /// Quit the menu and lose the changes in the editor of `key`.
     case quitDiscardingEdit(key: String, editor: MenuState.Mode)
+    /// Quit the menu while `count` changes are not confirmed by the store (some `unanswered`: sent, no answer in
+    /// time); `returnTo` is the mode to go back to.
+    case quitWithPendingChanges(count: Int, unanswered: Bool, returnTo: MenuState.Mode)
     /// Save the editor's value of `key` although another process changed the key to `theirs` meanwhile.
     case overwrite(key: String, theirs: String, editor: MenuState.Mode)
     /// Undo a recorded change that is not this menu's own (`own` false), or that was changed again since, or that
@@ -27,7 +30,7 @@ package indirect enum Confirmation: Equatable, Sendable {
         switch self {
         case .discardEdit(_, let editor), .quitDiscardingEdit(_, let editor), .overwrite(_, _, let editor): editor
         case .applyScenario(_, _, _, let view): .scenarios(view)
-        case .undo(_, _, let returnTo): returnTo
+        case .undo(_, _, let returnTo), .quitWithPendingChanges(_, _, let returnTo): returnTo
         case .resetAll, .resetScope, .pruneExpired: .browsing
         }
     }
@@ -39,6 +42,10 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .resetScope(let name, let keys): "Reset \(keys.count) override\(keys.count == 1 ? "" : "s") in \(name)?"
         case .discardEdit(let key, _): "Discard your changes to \(key)?"
         case .quitDiscardingEdit(let key, _): "Quit and discard your changes to \(key)?"
+        case .quitWithPendingChanges(let count, let unanswered, _):
+            (count == 1 ? "1 change is" : "\(count) changes are") + " not saved yet: the store has not answered"
+                + (unanswered ? " (a change it did not answer may still arrive)" : "")
+                + ". Quit anyway? Changes not sent yet are lost."
         case .overwrite(let key, let theirs, _):
             "\(key) was changed elsewhere to \(theirs) while you edited. Save yours over it?"
         case .undo(let proposal, let own, _):
@@ -54,6 +61,7 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .resetAll, .resetScope: "y resets · n, Enter or Esc keeps · u undoes a reset"
         case .discardEdit: "y discards · n, Enter or Esc keeps editing"
         case .quitDiscardingEdit: "y quits · n, Enter or Esc keeps editing"
+        case .quitWithPendingChanges: "y quits · n, Enter or Esc waits"
         case .overwrite: "y saves yours · n, Enter or Esc keeps editing"
         case .undo(let proposal, _, _) where proposal.includesLaterChanges:
             "y undoes back to before it · n, Enter or Esc keeps them"

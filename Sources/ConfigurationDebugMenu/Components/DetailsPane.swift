@@ -11,12 +11,12 @@ package enum DetailsPane {
     /// ``moreHint``.
     package static func draw(
         into grid: inout ScreenGrid, in box: Rect, data: MenuData, key: Int?, orphan: Int?, unregistered: Int? = nil,
-        theme: MenuTheme
+        pending: [String: PendingMark] = [:], theme: MenuTheme
     ) {
         let inner = grid.box(box, title: "Details", style: theme.border)
         let lines =
             subject(data: data, key: key, orphan: orphan, unregistered: unregistered).map {
-                Self.lines(of: $0, data: data, theme: theme)
+                Self.lines(of: $0, data: data, pending: pending, theme: theme)
             } ?? [[("Select a key to see where its value comes from.", theme.muted)]]
         let content = inner.inset(left: 1, right: 1)
         let wrapped = fit(lines, width: content.width, height: content.height, theme: theme)
@@ -35,15 +35,23 @@ package enum DetailsPane {
 
     /// Every line about `subject`, unwrapped (for an orphan reset meanwhile, or a key no program reports any more,
     /// a line that says so).
-    static func lines(of subject: Pager.DetailsSubject, data: MenuData, theme: MenuTheme) -> [Line] {
+    static func lines(
+        of subject: Pager.DetailsSubject, data: MenuData, pending: [String: PendingMark] = [:], theme: MenuTheme
+    ) -> [Line] {
         switch subject {
         case .key(let key):
-            return keyLines(data: data, key: key, theme: theme)
+            var lines = keyLines(data: data, key: key, theme: theme)
+            if let mark = pending[data.table.keys[key].descriptor.name] {
+                lines.insert(pendingLine(mark, theme), at: min(4, lines.count))
+            }
+            return lines
         case .orphan(let name):
             guard let orphan = data.orphans.first(where: { $0.name == name }) else {
                 return [[("\(name) has no override any more.", theme.muted)]]
             }
-            return orphanLines(orphan, theme: theme)
+            var lines = orphanLines(orphan, theme: theme)
+            if let mark = pending[name] { lines.insert(pendingLine(mark, theme), at: min(2, lines.count)) }
+            return lines
         case .unregistered(let name):
             guard let key = data.coverage.unregistered.first(where: { $0.name == name }) else {
                 return [[("No program reports reading \(name) any more.", theme.muted)]]
@@ -218,6 +226,21 @@ package enum DetailsPane {
             lines.append([("Choices   ", theme.muted), (choices.map(\.title).joined(separator: ", "), theme.muted)])
         }
         return lines
+    }
+
+    /// `Saving    "5" · sent to the store; not confirmed yet`, or for a change the store did not answer, why its
+    /// outcome is unknown.
+    static func pendingLine(_ mark: PendingMark, _ theme: MenuTheme) -> Line {
+        let asked = mark.override.map { ValueText.quoted($0) } ?? "override removed"
+        guard let reason = mark.unanswered else {
+            return [
+                ("Saving    ", theme.label), (asked, theme.text), ("  · not confirmed by the store yet", theme.muted),
+            ]
+        }
+        return [
+            ("No answer ", theme.problem), (asked, theme.text),
+            ("  · \(reason) · read again until the store answers", theme.problem),
+        ]
     }
 
     /// What the store says about the entry: kept but not applied (with what it holds), or a field it could not read.

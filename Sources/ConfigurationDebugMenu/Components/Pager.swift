@@ -30,10 +30,12 @@ package struct Pager: Equatable, Sendable {
     static func textRows(in body: Rect) -> Rect { body.inset(by: 1).inset(left: 1, right: 1) }
 
     /// The lines, wrapped to `width` columns.
-    func lines(_ data: MenuData, width: Int, theme: MenuTheme) -> [DetailsPane.Line] {
+    func lines(
+        _ data: MenuData, pending: [String: PendingMark] = [:], width: Int, theme: MenuTheme
+    ) -> [DetailsPane.Line] {
         switch content {
         case .details(let subject):
-            DetailsPane.lines(of: subject, data: data, theme: theme).flatMap { line in
+            DetailsPane.lines(of: subject, data: data, pending: pending, theme: theme).flatMap { line in
                 StyledText(line).wrapped(to: width, indent: 10)
             }
         }
@@ -49,9 +51,11 @@ package struct Pager: Equatable, Sendable {
     }
 
     /// Scrolls for a key press within `body`; returns `false` for any other action.
-    package mutating func update(_ action: MenuAction, data: MenuData, body: Rect) -> Bool {
+    package mutating func update(
+        _ action: MenuAction, data: MenuData, pending: [String: PendingMark] = [:], body: Rect
+    ) -> Bool {
         let rows = Self.textRows(in: body)
-        let count = lines(data, width: rows.width, theme: MenuTheme(colors: false)).count
+        let count = lines(data, pending: pending, width: rows.width, theme: MenuTheme(colors: false)).count
         let last = max(0, count - rows.height)
         switch action {
         case .move(let delta): scroll += delta
@@ -65,11 +69,14 @@ package struct Pager: Equatable, Sendable {
     }
 
     /// Draws the page over `body`.
-    package func draw(into grid: inout ScreenGrid, in body: Rect, data: MenuData, theme: MenuTheme) {
+    package func draw(
+        into grid: inout ScreenGrid, in body: Rect, data: MenuData, pending: [String: PendingMark] = [:],
+        theme: MenuTheme
+    ) {
         grid.fill(body)
         grid.box(body, title: title(data) + " · Esc closes", style: theme.focusedBorder)
         let rows = Self.textRows(in: body)
-        let lines = lines(data, width: rows.width, theme: theme)
+        let lines = lines(data, pending: pending, width: rows.width, theme: theme)
         let first = min(scroll, max(0, lines.count - rows.height))
         for (offset, line) in lines.dropFirst(first).prefix(rows.height).enumerated() {
             grid.write(segments: line, in: rows.row(offset), ellipsisStyle: theme.muted)

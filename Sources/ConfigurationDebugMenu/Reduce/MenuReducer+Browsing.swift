@@ -152,9 +152,9 @@ extension MenuReducer {
         switch descriptor.control {
         case .toggle:
             let strings = descriptor.toggleStrings
-            return set(&state, key: key, value: state.data.statuses[key].value == strings.on ? strings.off : strings.on)
+            return set(&state, key: key, value: effectiveValue(state, key) == strings.on ? strings.off : strings.on)
         case .picker(let choices):
-            let currentIndex = choices.firstIndex { $0.value == state.data.statuses[key].value }
+            let currentIndex = choices.firstIndex { $0.value == effectiveValue(state, key) }
             state.mode = .picking(Picker(key: key, choices: choices, current: currentIndex))
         case .text, .number:
             state.mode = .editing(ValueEditor(key: key, text: current, validation: validate(state, key, current)))
@@ -167,14 +167,22 @@ extension MenuReducer {
         return []
     }
 
-    /// The text an editor starts from: the effective value (the default's wire string for a default).
+    /// The text an editor starts from: the effective value (the default's wire string for a default); while a change
+    /// of the key is pending, the value it asks for.
     static func currentText(_ state: MenuState, _ key: Int) -> String {
-        state.data.statuses[key].value ?? state.data.table.keys[key].descriptor.defaultValueString ?? ""
+        effectiveValue(state, key) ?? state.data.table.keys[key].descriptor.defaultValueString ?? ""
     }
 
-    /// The key's override value (`nil`: none): what an edit starts from, to tell later whether it changed.
+    /// The key's value as the menu shows it: the value a pending change asks for (a removed override: the server
+    /// value the key accepts, or the default), else the value now.
+    static func effectiveValue(_ state: MenuState, _ key: Int) -> String? {
+        state.shownValue(ofKey: key)
+    }
+
+    /// The key's override value (`nil`: none), the one a pending change asks for first: what an edit starts from,
+    /// to tell later whether another process changed it.
     static func overrideValue(_ state: MenuState, _ key: Int) -> String? {
-        state.data.statuses[key].override?.value
+        state.pendingValue(of: state.data.statuses[key].name).map(\.value) ?? state.data.statuses[key].override?.value
     }
 
     /// The key's value now, as a question or a warning names it: the override, or the value once it was removed.

@@ -167,8 +167,11 @@ extension MenuReducer {
         case .editSave:
             state.mode = .browsing
             guard editor.isChanged, currentOverride(state, editor.name) != nil else { return [] }
-            let note = editor.field.string
-            return [.note(key: editor.name, note: note.isEmpty ? nil : note)]
+            let note = editor.field.string.isEmpty ? nil : editor.field.string
+            let summary = note.map { "note of \(editor.name): \($0)" } ?? "note of \(editor.name) removed"
+            let value = currentOverride(state, editor.name)?.value
+            let id = state.beginChange(summary: summary, values: [editor.name: value])
+            return [.note(key: editor.name, note: note, id: id)]
         case .editCancel:
             if editor.isChanged {
                 state.mode = .confirming(.discardEdit(key: "the note of " + editor.name, editor: state.mode))

@@ -54,15 +54,14 @@ extension MenuReducer {
     /// A write of the key's current override value with a new expiry.
     static func expire(_ state: inout MenuState, key: Int, _ choice: ExpiryChoice) -> [MenuEffect] {
         let name = state.data.table.keys[key].descriptor.name
-        guard let value = state.data.statuses[key].override?.value else {
+        guard let value = overrideValue(state, key) else {
             state.inform("\(name) has no override to expire")
             return []
         }
         return [
-            .write(
-                OverrideWrite(
-                    changes: [.init(key: name, value: value)], summary: "\(name) = \(value)",
-                    expiry: choice))
+            write(
+                &state,
+                OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)", expiry: choice))
         ]
     }
 

@@ -61,7 +61,7 @@ package struct MenuRenderer: Sendable {
             return
         case .paging(let pager):
             drawTop(state, into: &grid, theme: theme)
-            pager.draw(into: &grid, in: state.layout.body, data: state.data, theme: theme)
+            pager.draw(into: &grid, in: state.layout.body, data: state.data, pending: state.pendingMarks, theme: theme)
             Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
             return
         default:
@@ -76,9 +76,10 @@ package struct MenuRenderer: Sendable {
                 into: &grid, in: layout.modules, data: state.data, selected: ModulePane.index(of: state.filters.scope),
                 focused: state.focus == .modules && state.mode == .browsing, theme: theme)
         }
+        let pending = state.pendingMarks
         state.list.draw(
             into: &grid, in: layout.keys, data: state.data, filters: state.filters, active: listActive,
-            changedElsewhere: state.changedElsewhere, theme: theme)
+            changedElsewhere: state.changedElsewhere, pending: pending, theme: theme)
         if case .editing(let editor) = state.mode {
             editor.draw(into: &grid, in: layout.details, data: state.data, theme: theme)
         } else if case .editingNote(let editor) = state.mode {
@@ -86,7 +87,7 @@ package struct MenuRenderer: Sendable {
         } else {
             DetailsPane.draw(
                 into: &grid, in: layout.details, data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
-                unregistered: state.list.selectedUnregistered, theme: theme)
+                unregistered: state.list.selectedUnregistered, pending: pending, theme: theme)
         }
         if case .filtering(let bar) = state.mode {
             bar.draw(into: &grid, in: layout.footer, state: state, theme: theme)

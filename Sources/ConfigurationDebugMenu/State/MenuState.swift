@@ -68,6 +68,10 @@ package struct MenuState: Equatable, Sendable {
     package var changedElsewhere: [String: Double] = [:]
     /// The time of the last tick or refresh (seconds on a monotonic clock): the server line's age counts from it.
     package var clock: Double = 0
+    /// Changes sent to the store (or waiting their turn) that it has not confirmed, oldest first.
+    package var pending: [PendingChange] = []
+    /// The id the next change gets (0 is never one: results with id 0 end no pending change).
+    package var nextChangeID = 1
 
     /// Creates the state for a screen size; the rows are computed at once.
     package init(data: MenuData, width: Int, height: Int) {
@@ -134,6 +138,16 @@ package struct MenuState: Equatable, Sendable {
     }
 }
 
+extension MenuState.Mode {
+    /// Whether the menu is asking whether to quit (a second quit then quits).
+    package var isAskingToQuit: Bool {
+        switch self {
+        case .confirming(.quitDiscardingEdit), .confirming(.quitWithPendingChanges): true
+        default: false
+        }
+    }
+}
+
 /// A message in the footer until the next key press.
 package struct StatusMessage: Equatable, Sendable {
     /// The text.
@@ -192,14 +206,22 @@ package struct OverrideWrite: Equatable, Sendable {
 
     /// The changes, applied together.
     package var changes: [Change]
+    /// Which pending change it is (``MenuState/pending``); 0 for none.
+    package var id: Int
     /// A short description for the status line, such as "function.album.like.enabled = Y".
     package var summary: String
     /// When the changed overrides expire (`nil`: a new value never expires, an unchanged one keeps its rule).
     package var expiry: ExpiryChoice?
 
-    package init(changes: [Change], summary: String, expiry: ExpiryChoice? = nil) {
+    package init(changes: [Change], summary: String, expiry: ExpiryChoice? = nil, id: Int = 0) {
         self.changes = changes
         self.summary = summary
         self.expiry = expiry
+        self.id = id
+    }
+
+    /// Each key's new override value.
+    package var values: [String: String?] {
+        Dictionary(changes.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 }

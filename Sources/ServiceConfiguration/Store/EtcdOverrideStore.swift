@@ -307,7 +307,7 @@ public final class EtcdOverrideStore: OverrideStore {
             return OverrideStoreError(
                 url: url, kind: .outcomeUnknown,
                 problem: "cannot tell whether the change was saved: the change was sent, and \(error.reason); it may "
-                    + "still arrive (read the store again to know)")
+                    + "still arrive")
         }
         var problem = "\(doing): \(error.reason)"
         if keeping {
