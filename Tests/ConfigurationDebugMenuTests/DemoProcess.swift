@@ -13,10 +13,20 @@ final class DemoProcess {
     private let output = Pipe()
     private let lines = Locked("")
 
-    init(store: URL) throws {
+    convenience init(store: URL) throws {
+        try self.init(arguments: ["--store", store.path])
+    }
+
+    /// The demo with these arguments, and these environment variables changed (`nil` removes one).
+    init(arguments: [String], environment: [String: String?] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
             .appendingPathComponent("config-demo")
-        process.arguments = ["--store", store.path]
+        process.arguments = arguments
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -148,9 +148,41 @@ struct LifecycleReducerTests {
         reduce(&state, .move(1))
         guard case .history(let moved) = state.mode else { return }
         #expect(moved.selection == 1)
-        #expect(reduce(&state, .undo) == [.proposeUndoOfChange(id: "2")], "the selected change, not the newest")
+        let chosen = try #require(state.data.history.change(id: "2"))
+        #expect(reduce(&state, .undo) == [.proposeUndoOfChange(chosen)], "the selected change, not the newest")
         reduce(&state, .closeView)
         #expect(state.mode == .browsing)
+    }
+
+    @Test("the history keeps the same change selected when newer ones arrive, also one recorded after it was shown")
+    func historyFollowsSelection() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .openHistory, .move(2))
+        let chosen = try #require(state.data.history.change(id: "2"))
+        var history = state.data.history
+        // The hand edit (4) is recorded under an id of its own, and another change comes after it.
+        var recorded = try #require(history.records.last)
+        history.records.removeLast()
+        recorded.id = "4-recorded"
+        let newer = OverrideJournalRecord(
+            id: "5", time: MenuFixture.setAt.addingTimeInterval(3600), origin: .cli, reason: OverrideChangeReason(.set),
+            changes: [.init(key: "function.chat.greeting", old: nil, new: OverrideEntry(value: "Yo"))])
+        history.records += [recorded, newer]
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(statuses: [:], orphans: state.data.orphans, storeProblem: nil, history: history)))
+        guard case .history(let view) = state.mode else {
+            Issue.record("still the history, got \(state.mode)")
+            return
+        }
+        #expect(view.rows(state.data.history)[view.selection] == chosen, "the program's change, not the one above")
+        #expect(reduce(&state, .undo) == [.proposeUndoOfChange(chosen)])
+        // A change shown before its writer recorded it is found again once recorded.
+        let unrecorded = OverrideJournalRecord(
+            id: "unrecorded", time: recorded.time, origin: .outside, reason: OverrideChangeReason(.outside),
+            changes: recorded.changes)
+        #expect(history.change(matching: unrecorded)?.id == "4-recorded")
     }
 
     @Test("u on a change chosen in the history always asks, naming it, over the history; a later change is named")

@@ -119,13 +119,12 @@ struct MenuTruthEndToEndTests {
         try await find(session, "upload concurrency")
         try await session.waitFor("4    SERVER")
 
-        // Made by etcd, its answer withheld.
+        // Made by etcd, its answer withheld (reads pass: the menu reads etcd again as soon as the change times out).
         try proxy.setMode(.hold)
         try session.press("+")
         try await session.waitFor("saving…", timeout: 3)
-        try await session.waitFor("may still arrive", timeout: 30)
-        try proxy.setMode(.pass)
         try await session.waitFor("Saved: \(key) = 5 (etcd answered late)", timeout: 60)
+        try proxy.setMode(.pass)
         try await expectNever("Changed elsewhere", on: session, for: 2)
         #expect(try row(session, "Upload Concurrency").contains("5    OVERRIDDEN"))
         #expect(try etcdValue(key, prefix: prefix, in: etcd) == "5")
@@ -134,16 +133,86 @@ struct MenuTruthEndToEndTests {
         try proxy.setMode(.drop)
         try session.press("+")
         try await session.waitFor("saving…", timeout: 3)
-        try await session.waitFor("may still arrive", timeout: 30)
-        try proxy.setMode(.pass)
         try await session.waitFor(
             "not saved: etcd answered again without your change: \(key) is \"5\", not \"6\"", timeout: 60)
         try await expectNever("Changed elsewhere", on: session, for: 2)
         #expect(try row(session, "Upload Concurrency").contains("5    OVERRIDDEN"))
         #expect(try etcdValue(key, prefix: prefix, in: etcd) == "5")
         #expect(proxy.withheld == ["hold /v3/kv/txn", "drop /v3/kv/txn"])
+        // The log holds what the footer said in between: that the outcome was unknown, then how it ended.
+        try proxy.setMode(.pass)
+        try session.press("L")
+        try await session.waitFor("Messages · ")
+        let log = try session.screen()
+        #expect(log.contains("error: etcd did not answer: \(key) = 5 may still arrive"), "\(log)")
+        #expect(log.contains("error: etcd did not answer: \(key) = 6 may still arrive"), "\(log)")
+        #expect(!log.contains("nothing was saved"))
+        try session.press("Escape")
         try session.press("q")
         try await session.waitForMenuExit()
+    }
+
+    @Test(
+        "a store error and a failed save too long for their line say L shows them; L: newest first, whole, timed",
+        .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed"), .timeLimit(.minutes(3)))
+    func messageLog() async throws {
+        let etcd = try EtcdTestServer.start()
+        let session = try TmuxSession(width: 100, height: 30)
+        let store = etcd.url(prefix: "/qa/overrides").absoluteString
+        try await start(session, store: store)
+        try await find(session, "upload concurrency")
+        etcd.kill()
+        try session.press("+")
+        try await session.waitFor("error: not saved: ")
+        try await session.waitFor("… L shows all")
+        // The title bar has no room for the whole error either: it says where to read it.
+        try await session.waitFor("store error: etcd://127.0.0.1:")
+        try await session.waitFor("…(L)")
+        try session.press("L")
+        try await session.waitFor("Messages · ")
+        let screen = try session.screen()
+        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+        let text = lines.joined(separator: " ")
+        let whole = "\(store): cannot save to etcd: connection refused; nothing was saved"
+        #expect(text.contains("error: not saved: " + whole), "whole, wrapped: \(screen)")
+        #expect(text.contains("error: store error: " + whole), "the title bar's error, whole: \(screen)")
+        let times = lines.compactMap { $0.firstMatch(of: #/^(\d\d:\d\d:\d\d)  /#)?.output.1 }.map(String.init)
+        #expect(times.count >= 2 && times == times.sorted(by: >), "timed, newest first: \(screen)")
+        try session.press("Escape")
+        try await session.waitFor("Keys · 1 of 55")
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
+
+    @Test(
+        "config-demo says when its store and its server stop answering, and when they work again",
+        .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed"), .timeLimit(.minutes(3)))
+    func demoSaysWhenUnreachable() async throws {
+        let etcd = try EtcdTestServer.start()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("demo-health-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        try etcd.etcdctl(["put", "/health/values/function.chat.typing_interval_ms", "3500"])
+        let store = etcd.url(prefix: "/health/overrides").absoluteString
+        let demo = try DemoProcess(
+            arguments: ["--store", store, "--server-url", etcd.url(prefix: "/health/values").absoluteString],
+            environment: ["XDG_STATE_HOME": state.path, "CONFIG_OVERRIDES_STORE": nil])
+        func wait(for text: String) async throws {
+            if try await demo.wait(for: text, within: 90) { return }
+            Issue.record("no \"\(text)\" in:\n\(demo.printed)")
+        }
+        try await wait(for: "typing indicator refresh: every 3500 ms")
+        etcd.kill()
+        try await wait(for: "store problem: live reload degraded: the watch of \(store) failed")
+        try await wait(for: "server: stale: ")
+        #expect(!demo.printed.contains("store: working again"))
+        try etcd.restart()
+        try await wait(for: "store: working again (\(store))")
+        try await wait(for: "server: fresh (1 key)")
+        let printed = demo.printed
+        let problem = try #require(printed.range(of: "store problem:"))
+        let recovered = try #require(printed.range(of: "store: working again"))
+        #expect(problem.lowerBound < recovered.lowerBound)
+        #expect(printed.components(separatedBy: "store problem:").count == 2, "one line when it starts: \(printed)")
     }
 
     @Test("H, then u undoes the selected change, after asking; a later change of its key is named, and undone with it")

@@ -1,10 +1,12 @@
 /// A page of text over the screen's body, scrolled with the usual keys, for what does not fit where it is shown:
-/// the selected key's whole details (`d`). Nothing in it changes a value.
+/// the selected key's whole details (`d`), and the message log (`L`). Nothing in it changes a value.
 package struct Pager: Equatable, Sendable {
     /// What the pager shows.
     package enum Content: Equatable, Sendable {
         /// The whole details of a key (by index), an orphaned override or an unregistered key (by name).
         case details(DetailsSubject)
+        /// Every status, warning and error the menu showed, whole, newest first, with the time.
+        case messages
     }
 
     /// What a page of details is about.
@@ -29,33 +31,44 @@ package struct Pager: Equatable, Sendable {
     /// The box on `body`, and the text's rows inside it.
     static func textRows(in body: Rect) -> Rect { body.inset(by: 1).inset(left: 1, right: 1) }
 
-    /// The lines, wrapped to `width` columns.
-    func lines(
-        _ data: MenuData, pending: [String: PendingMark] = [:], width: Int, theme: MenuTheme
-    ) -> [DetailsPane.Line] {
+    /// The lines of `state`'s details or messages, wrapped to `width` columns.
+    func lines(_ state: MenuState, width: Int, theme: MenuTheme) -> [DetailsPane.Line] {
         switch content {
         case .details(let subject):
-            DetailsPane.lines(of: subject, data: data, pending: pending, theme: theme).flatMap { line in
-                StyledText(line).wrapped(to: width, indent: 10)
+            return DetailsPane.lines(of: subject, data: state.data, pending: state.pendingMarks, theme: theme)
+                .flatMap { line in StyledText(line).wrapped(to: width, indent: 10) }
+        case .messages:
+            guard !state.messages.isEmpty else { return [[("No message has been shown yet.", theme.muted)]] }
+            return state.messages.reversed().flatMap { message -> [DetailsPane.Line] in
+                var line: DetailsPane.Line = [(state.timeOfDay(message.clock) + "  ", theme.muted)]
+                switch message.kind {
+                case .info: line.append((message.text, theme.text))
+                case .warning: line += [("warning: ", theme.problem), (message.text, theme.text)]
+                case .error: line += [("error: ", theme.problem), (message.text, theme.text)]
+                }
+                if message.repeats > 1 { line.append(("  (×\(message.repeats))", theme.muted)) }
+                return StyledText(line).wrapped(to: width, indent: 10)
             }
         }
     }
 
     /// The title on the box's border.
-    func title(_ data: MenuData) -> String {
+    func title(_ state: MenuState) -> String {
+        let data = state.data
         switch content {
-        case .details(.key(let key)): "Details · \(data.table.keys[key].descriptor.name)"
-        case .details(.orphan(let name)): "Details · \(name) (orphaned)"
-        case .details(.unregistered(let name)): "Details · \(name) (unregistered)"
+        case .details(.key(let key)): return "Details · \(data.table.keys[key].descriptor.name)"
+        case .details(.orphan(let name)): return "Details · \(name) (orphaned)"
+        case .details(.unregistered(let name)): return "Details · \(name) (unregistered)"
+        case .messages:
+            let count = state.messages.count
+            return "Messages · \(count == 1 ? "1 message" : "\(count) messages"), newest first, UTC"
         }
     }
 
-    /// Scrolls for a key press within `body`; returns `false` for any other action.
-    package mutating func update(
-        _ action: MenuAction, data: MenuData, pending: [String: PendingMark] = [:], body: Rect
-    ) -> Bool {
-        let rows = Self.textRows(in: body)
-        let count = lines(data, pending: pending, width: rows.width, theme: MenuTheme(colors: false)).count
+    /// Scrolls for a key press, over `state`'s body; returns `false` for any other action.
+    package mutating func update(_ action: MenuAction, state: MenuState) -> Bool {
+        let rows = Self.textRows(in: state.layout.body)
+        let count = lines(state, width: rows.width, theme: MenuTheme(colors: false)).count
         let last = max(0, count - rows.height)
         switch action {
         case .move(let delta): scroll += delta
@@ -68,15 +81,13 @@ package struct Pager: Equatable, Sendable {
         return true
     }
 
-    /// Draws the page over `body`.
-    package func draw(
-        into grid: inout ScreenGrid, in body: Rect, data: MenuData, pending: [String: PendingMark] = [:],
-        theme: MenuTheme
-    ) {
+    /// Draws the page of `state` over its body.
+    package func draw(into grid: inout ScreenGrid, state: MenuState, theme: MenuTheme) {
+        let body = state.layout.body
         grid.fill(body)
-        grid.box(body, title: title(data) + " · Esc closes", style: theme.focusedBorder)
+        grid.box(body, title: title(state) + " · Esc closes", style: theme.focusedBorder)
         let rows = Self.textRows(in: body)
-        let lines = lines(data, pending: pending, width: rows.width, theme: theme)
+        let lines = lines(state, width: rows.width, theme: theme)
         let first = min(scroll, max(0, lines.count - rows.height))
         for (offset, line) in lines.dropFirst(first).prefix(rows.height).enumerated() {
             grid.write(segments: line, in: rows.row(offset), ellipsisStyle: theme.muted)

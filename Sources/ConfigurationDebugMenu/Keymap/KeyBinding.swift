@@ -22,7 +22,7 @@ package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
         case .scenarios: "Scenarios"
         case .prompting: "Typing a name"
         case .expiry: "Choosing when an override expires"
-        case .pager: "Reading the details"
+        case .pager: "Reading the details or the messages"
         }
     }
 }
@@ -61,6 +61,8 @@ package struct HintContext: Equatable, Sendable {
     package var hasCoverage = false
     /// Whether a key, an orphan or an unregistered key is selected (its details can be shown whole).
     package var hasDetails = false
+    /// Whether the message log holds any message.
+    package var hasMessages = false
 
     package init() {}
 }

@@ -82,6 +82,12 @@ package enum Keymap {
         KeyBinding(keys: keys, action: action, help: help, hint: hint, priority: priority)
     }
 
+    /// `L`, in every view with a footer.
+    static let showMessages = bind(
+        [.character("L")], .showMessages,
+        "the message log: every status, warning and error shown, whole",
+        hint: "messages", priority: 77, when: { $0.hasMessages })
+
     private static let quitKeys = [
         bind([.character("q")], .quit, "quit", hint: "quit", priority: 99),
         bind([.control("c")], .quit, "quit (works in every mode; asks first when an edit is unsaved)"),
@@ -105,6 +111,7 @@ package enum Keymap {
         bind(
             [.character("d")], .showDetails, "the selected key's whole details, in a pager (long notes, values)",
             hint: "details", priority: 85, when: { $0.hasDetails }),
+        showMessages,
         bind(
             [.character("H")], .openHistory, "history of changes: who changed what, when (u undoes)",
             hint: "history", priority: 74),

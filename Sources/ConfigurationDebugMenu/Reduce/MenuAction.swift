@@ -76,6 +76,8 @@ package enum MenuAction: Equatable, Sendable {
     // Views
     /// Show the selected key's whole details in a pager (or close the pager showing them).
     case showDetails
+    /// Show the message log: every status, warning and error shown, whole, newest first (or close it).
+    case showMessages
     /// Show the history of changes.
     case openHistory
     /// Show the scenarios folder.
@@ -230,9 +232,9 @@ package enum MenuEffect: Equatable, Sendable {
     case write(OverrideWrite)
     /// Read the history and report what undoing its last change would do (``MenuAction/undoProposed(_:)``).
     case proposeUndo
-    /// Read the history and report what undoing the change with this id would do
+    /// Read the history and report what undoing this change would do, found in it afresh
     /// (``MenuAction/chosenUndoProposed(_:undoneBy:)``).
-    case proposeUndoOfChange(id: String)
+    case proposeUndoOfChange(OverrideJournalRecord)
     /// Undo a recorded change through the service, then report ``MenuAction/undoSucceeded(_:id:)`` or
     /// ``MenuAction/writeFailed(_:id:)`` (also when a key changed meanwhile).
     case undo(OverrideUndoProposal, id: Int)

@@ -107,6 +107,8 @@ extension MenuReducer {
             askToPrune(&state)
         case .showDetails:
             showDetails(&state)
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: .browsing))
         case .openHistory:
             openHistory(&state)
         case .openScenarios:

@@ -101,9 +101,11 @@ extension MenuReducer {
                 state.inform("No change selected")
                 break
             }
-            return [.proposeUndoOfChange(id: rows[view.selection].id)]
+            return [.proposeUndoOfChange(rows[view.selection])]
         case .help:
             state.mode = .help(HelpScreen(context: .history, returnTo: state.mode))
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: state.mode))
         case .toggleHistoryFilter where view.key == nil:
             state.inform("Select a key in the list first; f then shows only its changes")
         default:
@@ -134,6 +136,8 @@ extension MenuReducer {
             state.mode = .browsing
         case .help:
             state.mode = .help(HelpScreen(context: .scenarios, returnTo: state.mode))
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: state.mode))
         case .saveScenarioAs:
             state.mode = .prompting(Prompt(purpose: .scenarioName, returnTo: .scenarios(view)))
         case .activate:

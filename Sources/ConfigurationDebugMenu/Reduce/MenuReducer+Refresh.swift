@@ -20,6 +20,7 @@ extension MenuReducer {
                 && new.override == state.data.statuses[index].override
         }
         update.changedElsewhere.subtract(expired)
+        let before = state.problems
         for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
             state.data.setStatus(status, at: index)
         }
@@ -28,7 +29,15 @@ extension MenuReducer {
         state.data.liveReloadProblem = update.liveReloadProblem
         if let syncChanges = update.syncChanges { state.data.syncChanges = syncChanges }
         if let coverage = update.coverage { state.data.coverage = coverage }
-        if let history = update.history { state.data.history = history }
+        if let history = update.history {
+            if case .history(var view) = state.mode {
+                view.follow(
+                    from: state.data.history, to: history,
+                    visibleRows: HistoryView.listRows(in: state.layout.body).height)
+                state.mode = .history(view)
+            }
+            state.data.history = history
+        }
         state.clock = max(state.clock, update.time)
         if let server = update.server {
             let showed = state.data.showsServerLine
@@ -37,6 +46,7 @@ extension MenuReducer {
             if showed != state.data.showsServerLine { state.list.keepVisible(visibleRows: state.visibleKeyRows) }
         }
         state.refreshList()
+        state.logProblems(since: before)
         if let name = expired.sorted().first {
             state.inform(
                 (expired.count == 1 ? "Expired: \(name)" : "Expired: \(expired.count) overrides")

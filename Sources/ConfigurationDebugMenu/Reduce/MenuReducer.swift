@@ -160,10 +160,18 @@ package enum MenuReducer {
             state.mode = pager.returnTo
         case .help:
             state.mode = .help(HelpScreen(context: .pager, returnTo: state.mode))
-        default:
-            if pager.update(action, data: state.data, pending: state.pendingMarks, body: state.layout.body) {
-                state.mode = .paging(pager)
+        case .showMessages where pager.content == .messages, .showDetails where pager.content != .messages:
+            state.mode = pager.returnTo
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: pager.returnTo))
+        case .showDetails:
+            showDetails(&state)
+            if case .paging(var details) = state.mode {
+                details.returnTo = pager.returnTo
+                state.mode = .paging(details)
             }
+        default:
+            if pager.update(action, state: state) { state.mode = .paging(pager) }
         }
         return []
     }

@@ -61,7 +61,7 @@ package struct MenuRenderer: Sendable {
             return
         case .paging(let pager):
             drawTop(state, into: &grid, theme: theme)
-            pager.draw(into: &grid, in: state.layout.body, data: state.data, pending: state.pendingMarks, theme: theme)
+            pager.draw(into: &grid, state: state, theme: theme)
             Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
             return
         default:
@@ -108,7 +108,7 @@ package struct MenuRenderer: Sendable {
     /// The title bar and, when shown, the server line.
     private func drawTop(_ state: MenuState, into grid: inout ScreenGrid, theme: MenuTheme) {
         let layout = state.layout
-        TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, theme: theme)
+        TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, context: state.keymapContext, theme: theme)
         if layout.showsServerLine, let server = state.data.server {
             ServerLine.draw(into: &grid, in: layout.serverLine, display: server, clock: state.clock, theme: theme)
         }

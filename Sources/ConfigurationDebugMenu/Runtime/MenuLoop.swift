@@ -21,7 +21,10 @@ struct MenuLoop {
 
     func run() {
         let size = terminal.size
-        var state = MenuState(data: source.initialData(label: label), width: size.width, height: size.height)
+        var state = MenuState(
+            data: source.initialData(label: label), width: size.width, height: size.height,
+            wallClockOffset: Date().timeIntervalSince1970 - ProcessInfo.processInfo.systemUptime)
+        _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
         let renderer = MenuRenderer(colors: terminal.supportsColor)
         terminal.draw(renderer.render(state))
         while !terminal.stopRequested {
@@ -33,20 +36,19 @@ struct MenuLoop {
                 while events.count < Self.batchLimit, let next = terminal.nextEvent(timeout: 0) { events.append(next) }
             }
             var changed = !events.isEmpty
+            // The clock first: what the keys and the results show is logged at the time they are shown.
+            let marks = state.changedElsewhere
+            let line = state.data.server.map { ServerLine.text($0, clock: state.clock) }
+            _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
+            changed =
+                changed || marks != state.changedElsewhere
+                || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
             if !handle(events, on: &state) { return }
             // A fast store answers within a frame: the outcome is drawn in place of a flash of "saving…".
             if changed, worker.isBusy { worker.waitUntilIdle(timeout: 0.1) }
             let (reported, open) = takeWorkResults(on: &state)
             guard open else { return }
             changed = changed || reported
-            if !state.changedElsewhere.isEmpty || state.data.showsServerLine {
-                let marks = state.changedElsewhere
-                let line = state.data.server.map { ServerLine.text($0, clock: state.clock) }
-                _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
-                changed =
-                    changed || marks != state.changedElsewhere
-                    || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
-            }
             // After the refresh, so a sync asked for here reports its own outcome (its values are applied first).
             let outcomes = source.takeSyncOutcomes()
             if !outcomes.isEmpty {

@@ -95,8 +95,8 @@ final class StoreWorker: Sendable {
             }
         case .proposeUndo:
             work = { self.post(.undoProposed(self.store.history().undoProposal(current: self.store.entries))) }
-        case .proposeUndoOfChange(let id):
-            work = { self.post(self.proposeUndo(ofChange: id)) }
+        case .proposeUndoOfChange(let record):
+            work = { self.post(self.proposeUndo(of: record)) }
         case .loadScenarios, .syncServerValues, .openExternalEditor, .quit:
             return false
         }
@@ -185,11 +185,11 @@ final class StoreWorker: Sendable {
         return .writeSucceeded(OverrideWrite(changes: [], summary: summary, id: id))
     }
 
-    /// What undoing the recorded change `id` would do, read from the history as it is now: exactly it, or back to
-    /// before it when later changes of its keys are in the way.
-    private func proposeUndo(ofChange id: String) -> MenuAction {
+    /// What undoing `chosen` would do, read from the history as it is now: exactly it, or back to before it when
+    /// later changes of its keys are in the way.
+    private func proposeUndo(of chosen: OverrideJournalRecord) -> MenuAction {
         let history = store.history()
-        guard let record = history.change(id: id) else { return .chosenUndoProposed(nil, undoneBy: nil) }
+        guard let record = history.change(matching: chosen) else { return .chosenUndoProposed(nil, undoneBy: nil) }
         let exact = history.undoProposal(for: record, current: store.entries)
         let proposal =
             exact.laterChanges.isEmpty ? exact : history.undoProposal(backTo: record, current: store.entries)

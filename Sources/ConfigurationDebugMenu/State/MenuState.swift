@@ -72,14 +72,21 @@ package struct MenuState: Equatable, Sendable {
     package var pending: [PendingChange] = []
     /// The id the next change gets (0 is never one: results with id 0 end no pending change).
     package var nextChangeID = 1
+    /// Every status, warning and error shown, oldest first (the message log, `L`, shows them newest first).
+    package var messages: [MenuMessage] = []
+    /// The wall clock (seconds since 1970) at 0 on the loop's monotonic clock, for the log's times.
+    package var wallClockOffset: Double
 
-    /// Creates the state for a screen size; the rows are computed at once.
-    package init(data: MenuData, width: Int, height: Int) {
+    /// Creates the state for a screen size; the rows are computed at once. The store's and the server's problems
+    /// at the start are the first messages of the log.
+    package init(data: MenuData, width: Int, height: Int, wallClockOffset: Double = 0) {
         self.data = data
         self.width = width
         self.height = height
+        self.wallClockOffset = wallClockOffset
         list = KeyList(data: data, filters: KeyFilters(), visibleRows: 1)
         list.keepVisible(visibleRows: visibleKeyRows)
+        logProblems(since: .none)
     }
 
     /// The layout for the current screen size.
@@ -121,14 +128,17 @@ package struct MenuState: Equatable, Sendable {
         }
     }
 
-    /// Shows `text` in the footer until the next key press.
+    /// Shows `text` in the footer until the next key press, and keeps it in the message log.
     package mutating func inform(_ text: String) {
         status = StatusMessage(text: text, isError: false)
+        log(text, kind: .info)
     }
 
-    /// Shows a failure in the footer (in red, and prefixed with "error:" so it reads the same without colour).
+    /// Shows a failure in the footer (in red, and prefixed with "error:" so it reads the same without colour), and
+    /// keeps it in the message log.
     package mutating func fail(_ text: String) {
         status = StatusMessage(text: "error: " + text, isError: true)
+        log(text, kind: .error)
     }
 
     /// Recomputes the key list from the data and the filters, keeping the selected item if it is still listed (or

@@ -69,6 +69,13 @@ public struct OverrideHistory: Sendable, Hashable {
         changes.first { $0.id == id }
     }
 
+    /// `record` as this history holds it: the change with its id, or else the newest with the same changes (one
+    /// read before its writer recorded it, shown then as ``unrecorded`` under an id of its own, is found once
+    /// recorded).
+    public func change(matching record: OverrideJournalRecord) -> OverrideJournalRecord? {
+        change(id: record.id) ?? changes.last { $0.changes == record.changes }
+    }
+
     /// The changes after `record` that changed one of its keys, oldest first (an undo of it among them).
     public func laterChanges(of record: OverrideJournalRecord) -> [OverrideJournalRecord] {
         let all = changes
