@@ -38,7 +38,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
                            [--server-url URL [--sync-interval SECONDS]]
 
         Reads the demo's keys through ServiceConfiguration and prints a line whenever an effective value
-        changes. It shares its override store with config-menu (same default location, or --store FILE, or
+        changes, and when its store or its server stops answering and when it works again. It shares its override store with config-menu (same default location, or --store FILE, or
         $CONFIG_OVERRIDES_STORE, or $CONFIG_OVERRIDES_FILE), so changes made in the menu or with
         `config-menu set` appear here live.
 
@@ -138,6 +138,7 @@ say("config-demo: watching \(store.location) (Ctrl-C stops)")
 let serverSync = DemoServerSync.start(
     arguments: arguments, environment: etcdEnvironment, service: service, say: say)
 let signalSources = DemoScreens.endReportOnSignals(service, say: say)
+let storeHealth = DemoStoreHealth.start(store, say: say)
 for line in DemoScreens.start(service) { say("  " + line) }
 say("")
 say("press Enter to open the profile screen (it reads 3 more keys); `config-menu coverage` shows what was read")

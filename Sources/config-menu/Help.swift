@@ -30,7 +30,8 @@ enum Help {
                     store's limits (key name 1 KiB, value 1 MiB, note 4 KiB, file 8 MiB),
                     4 I/O failure (store, manifest or values file; a store that is a folder, cannot
                     be read, is read-only or whose lock is held over 5 s; output that cannot be
-                    written; a failed sync), 141 standard output was closed by its reader (stops quietly)
+                    written; a failed sync; a change etcd did not answer, whose outcome is unknown),
+                    141 standard output was closed by its reader (stops quietly)
         """
 
     static let overview = """

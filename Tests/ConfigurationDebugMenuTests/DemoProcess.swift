@@ -17,14 +17,16 @@ final class DemoProcess {
         try self.init(arguments: ["--store", store.path])
     }
 
-    /// config-demo with `arguments`; `environment` adds to this process's; with `errors`, what it writes to standard
-    /// error is collected too.
-    init(arguments: [String], environment: [String: String] = [:], errors: Bool = false) throws {
+    /// config-demo with `arguments`, and these environment variables changed (`nil` removes one); with `errors`,
+    /// what it writes to standard error is collected too.
+    init(arguments: [String], environment: [String: String?] = [:], errors: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
             .appendingPathComponent("config-demo")
         process.arguments = arguments
         if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
         }
         process.standardInput = input
         process.standardOutput = output

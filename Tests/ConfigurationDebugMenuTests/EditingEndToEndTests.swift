@@ -47,6 +47,98 @@ struct EditingEndToEndTests {
         try await session.waitForMenuExit()
     }
 
+    /// `config-menu set KEY VALUE` on `store` from another process.
+    func setElsewhere(_ key: String, _ value: String, store: URL) throws {
+        let result = try configMenu(["set", key, value, "--store", store.path])
+        #expect(result.status == 0, "\(result.error)")
+    }
+
+    /// The value of `key`'s override in the store file, as another process reads it.
+    func stored(_ key: String, in store: URL) -> String? {
+        let reader = FileOverrideStore(url: store)
+        reader.reload()
+        return reader.entry(forKey: key)?.value
+    }
+
+    /// The store's history, as another process reads it.
+    func history(of store: URL) -> OverrideHistory { FileOverrideStore(url: store).history() }
+
+    /// In a running vi: replaces the first line with `text`, writes and quits.
+    func replaceInVi(_ session: TmuxSession, with text: String) throws {
+        try session.type("cc" + text)
+        try session.press("Escape")
+        try session.type(":wq")
+        try session.press("Enter")
+    }
+
+    @Test(
+        "another process changes the key while $EDITOR is open (e, and Ctrl-O from the JSON editor): saving asks",
+        .timeLimit(.minutes(3)))
+    func changedWhileInExternalEditor() async throws {
+        let vi = try #require(Self.vi, "scripts/setup-debian installs vim-tiny")
+        let session = try TmuxSession(environment: ["EDITOR": vi])
+        let store = try await start(session)
+        let key = "function.media.upload_concurrency"
+        try session.press("/")
+        try session.type("upload concurrency")
+        try session.press("Enter")
+        try await session.waitFor("Filters: text \"upload concurrency\"")
+        try session.press("e")
+        try await session.waitFor("upload_concurrency.txt")
+        try setElsewhere(key, "111", store: store)
+        try replaceInVi(session, with: "2222")
+        try await session.waitFor("was changed elsewhere to 111 while you edited.")
+        #expect(stored(key, in: store) == "111", "nothing saved before y")
+        // n: back to the menu's editor, holding what was typed in vi, and saying what changed.
+        try session.press("n")
+        try await session.waitFor("changed elsewhere to 111 while you edit")
+        try await session.waitFor("> 2222")
+        try session.press("Escape")
+        try await session.waitFor("Discard your changes")
+        try session.press("y")
+        try await session.waitFor("Discarded your changes to \(key)")
+        #expect(stored(key, in: store) == "111")
+        // Again, and y: saved over theirs.
+        try session.press("e")
+        try await session.waitFor("upload_concurrency.txt")
+        try setElsewhere(key, "112", store: store)
+        try replaceInVi(session, with: "3333")
+        try await session.waitFor("was changed elsewhere to 112 while you edited.")
+        try session.press("y")
+        try await session.waitFor("Saved: \(key) = 3333")
+        #expect(stored(key, in: store) == "3333")
+        // vi quit without a change: nothing is saved.
+        try session.press("e")
+        try await session.waitFor("upload_concurrency.txt")
+        try session.type(":q")
+        try session.press("Enter")
+        try await session.waitFor("Nothing saved: the text came back from")
+        #expect(history(of: store).records.count == 3, "two sets elsewhere, one here")
+
+        // Ctrl-O from the JSON editor: the edit started when the JSON editor opened.
+        let json = "function.media.upload_policy"
+        try session.press("Escape")
+        try session.press("/")
+        try session.type("upload policy")
+        try session.press("Enter", "Enter")
+        try await session.waitFor("Edit JSON · \(json)")
+        try session.press("C-o")
+        try await session.waitFor("upload_policy.txt")
+        try setElsewhere(json, #"{"allowedExtensions":["png"],"maxFileSizeMB":5,"wifiOnly":false}"#, store: store)
+        try session.type("ggdG")
+        try session.type(#"i{"allowedExtensions":["heic"],"maxFileSizeMB":9,"wifiOnly":true}"#)
+        try session.press("Escape")
+        try session.type(":wq")
+        try session.press("Enter")
+        try await session.waitFor("while you edited. Save yours")
+        #expect(stored(json, in: store)?.contains("png") == true)
+        try session.press("y")
+        try await session.waitFor("Saved: \(json) = ")
+        #expect(stored(json, in: store)?.contains("heic") == true)
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
+
     @Test("Home and End as tmux sends them (\\e[1~, \\e[4~) move the caret; Esc with changes asks first")
     func homeEndAndEscape() async throws {
         let session = try TmuxSession(term: "xterm-256color")

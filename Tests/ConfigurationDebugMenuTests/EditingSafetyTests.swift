@@ -140,25 +140,25 @@ struct NoteEditingTests {
         var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
         MenuFixture.select("function.media.quality", in: &state)
         let before = try #require(service.overrideStore.entry(forKey: "function.media.quality"))
-        #expect(loop.perform([.editNote, .editInsert("slow network")], on: &state))
+        #expect(loop.performAndWait([.editNote, .editInsert("slow network")], on: &state))
         #expect(MenuRenderer().render(state).text.contains("Note for function.media.quality"))
-        #expect(loop.perform([.editSave], on: &state))
+        #expect(loop.performAndWait([.editSave], on: &state))
         var after = try #require(service.overrideStore.entry(forKey: "function.media.quality"))
         #expect(after.note == "slow network")
         #expect(after.value == before.value && after.setAt == before.setAt)
         #expect(after.serverValueWhenSet == before.serverValueWhenSet)
         #expect(state.status?.text == "Saved: note of function.media.quality: slow network")
         // A value change from the menu keeps the note.
-        #expect(loop.perform([.activate, .editDelete(.toLineStart), .editInsert("42"), .editSave], on: &state))
+        #expect(loop.performAndWait([.activate, .editDelete(.toLineStart), .editInsert("42"), .editSave], on: &state))
         after = try #require(service.overrideStore.entry(forKey: "function.media.quality"))
         #expect(after.value == "42" && after.note == "slow network")
         // u undoes the value change, then the note.
-        #expect(loop.perform([.undo], on: &state))
-        #expect(loop.perform([.undo], on: &state))
+        #expect(loop.performAndWait([.undo], on: &state))
+        #expect(loop.performAndWait([.undo], on: &state))
         #expect(service.overrideStore.entry(forKey: "function.media.quality") == before)
         // An empty note removes it.
-        #expect(loop.perform([.editNote, .editInsert("x"), .editSave], on: &state))
-        #expect(loop.perform([.editNote, .editDelete(.toLineStart), .editSave], on: &state))
+        #expect(loop.performAndWait([.editNote, .editInsert("x"), .editSave], on: &state))
+        #expect(loop.performAndWait([.editNote, .editDelete(.toLineStart), .editSave], on: &state))
         #expect(service.overrideStore.entry(forKey: "function.media.quality")?.note == nil)
     }
 

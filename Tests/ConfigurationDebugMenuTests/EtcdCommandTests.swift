@@ -168,6 +168,41 @@ struct EtcdCommandTests {
         #expect(!demo.printed.contains("TLS"), "\(demo.printed)")
     }
 
+    @Test("set, reset and import whose change etcd does not answer: the outcome is unknown, said so, exit 4")
+    func unansweredChanges() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        let proxy = try EtcdTestProxy(etcd)
+        let store = ["--store", proxy.url(prefix: prefix).absoluteString]
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let profile = folder.appendingPathComponent("scenario.json")
+        try Data(#"{"function.chat.typing_interval_ms": "250"}"#.utf8).write(to: profile)
+        #expect(try run(["set", "function.album.max_photos", "9"] + store).status == 0)
+        // Made by etcd, its answer withheld; then never received: the tool cannot tell either apart, and says so.
+        // (Each waits out the tool's 5 s timeout.)
+        for (mode, arguments) in [
+            (EtcdTestProxy.Mode.hold, ["set", "function.album.like.enabled", "Y"]),
+            (.hold, ["reset", "function.album.max_photos"]), (.hold, ["import", profile.path, "--yes"]),
+            (.drop, ["set", "function.album.sort_order", "oldest_first"]),
+        ] {
+            try proxy.setMode(mode)
+            let result = try run(arguments + store)
+            #expect(result.status == 4, "\(arguments): \(result.error)")
+            #expect(result.error.contains("cannot tell whether the change was saved"), "\(result.error)")
+            #expect(result.error.contains("it may still arrive"), "\(result.error)")
+            #expect(!result.error.contains("nothing was saved"), "\(result.error)")
+            #expect(!result.output.contains("(overridden") && !result.output.contains("removed 1"), "\(result.output)")
+            #expect(!result.error.contains("imported"), "\(result.error)")
+        }
+        try proxy.setMode(.pass)
+        let listed = try run(["list", "--overridden"] + store)
+        #expect(listed.output.contains("function.album.like.enabled"), "the held set was made: \(listed.output)")
+        #expect(!listed.output.contains("function.album.max_photos"), "so was the held reset")
+        #expect(listed.output.contains("function.chat.typing_interval_ms"), "and the held import")
+        #expect(!listed.output.contains("function.album.sort_order"), "the dropped set was not")
+        #expect(proxy.withheld.count == 4)
+    }
+
     @Test("config-menu sync --server-url etcd:// prints what changed")
     func sync() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -26,7 +26,7 @@ struct LifecycleReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.media.quality", value: "95")],
-                        summary: "function.media.quality = 95", expiry: .duration(7200)))
+                        summary: "function.media.quality = 95", expiry: .duration(7200), id: 1))
             ])
         #expect(state.mode == .browsing)
         // The last choice asks for a version; a bad one is refused in place, a good one is written.
@@ -100,8 +100,10 @@ struct LifecycleReducerTests {
         #expect(text.split(separator: "\n").contains { $0.contains("Quality ") && $0.contains("⊘") })
         #expect(reduce(&state, .pruneExpired).isEmpty)
         #expect(state.mode == .confirming(.pruneExpired(count: 1)))
-        #expect(reduce(&state, .confirm) == [.pruneExpired])
-        reduce(&state, .pruned(["function.media.quality"]))
+        #expect(reduce(&state, .confirm) == [.pruneExpired(id: 1)])
+        #expect(state.pending.map(\.values) == [["function.media.quality": String?.none]], "saving… until done")
+        reduce(&state, .pruned(["function.media.quality"], id: 1))
+        #expect(state.pending.isEmpty)
         #expect(state.status?.text == "Removed 1 expired override")
     }
 
@@ -146,9 +148,89 @@ struct LifecycleReducerTests {
         reduce(&state, .move(1))
         guard case .history(let moved) = state.mode else { return }
         #expect(moved.selection == 1)
-        #expect(reduce(&state, .undo) == [.proposeUndo])
+        let chosen = try #require(state.data.history.change(id: "2"))
+        #expect(reduce(&state, .undo) == [.proposeUndoOfChange(chosen)], "the selected change, not the newest")
         reduce(&state, .closeView)
         #expect(state.mode == .browsing)
+    }
+
+    @Test("the history keeps the same change selected when newer ones arrive, also one recorded after it was shown")
+    func historyFollowsSelection() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .openHistory, .move(2))
+        let chosen = try #require(state.data.history.change(id: "2"))
+        var history = state.data.history
+        // The hand edit (4) is recorded under an id of its own, and another change comes after it.
+        var recorded = try #require(history.records.last)
+        history.records.removeLast()
+        recorded.id = "4-recorded"
+        let newer = OverrideJournalRecord(
+            id: "5", time: MenuFixture.setAt.addingTimeInterval(3600), origin: .cli, reason: OverrideChangeReason(.set),
+            changes: [.init(key: "function.chat.greeting", old: nil, new: OverrideEntry(value: "Yo"))])
+        history.records += [recorded, newer]
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(statuses: [:], orphans: state.data.orphans, storeProblem: nil, history: history)))
+        guard case .history(let view) = state.mode else {
+            Issue.record("still the history, got \(state.mode)")
+            return
+        }
+        #expect(view.rows(state.data.history)[view.selection] == chosen, "the program's change, not the one above")
+        #expect(reduce(&state, .undo) == [.proposeUndoOfChange(chosen)])
+        // A change shown before its writer recorded it is found again once recorded.
+        let unrecorded = OverrideJournalRecord(
+            id: "unrecorded", time: recorded.time, origin: .outside, reason: OverrideChangeReason(.outside),
+            changes: recorded.changes)
+        #expect(history.change(matching: unrecorded)?.id == "4-recorded")
+    }
+
+    @Test("u on a change chosen in the history always asks, naming it, over the history; a later change is named")
+    func chosenUndo() throws {
+        var state = try MenuFixture.state()
+        reduce(&state, .openHistory, .bottom)
+        let history = state.data.history
+        let current = state.data.currentOverrides
+        // The import (1), whose quality the program changed later (2), which was undone (3): both in the way.
+        let first = try #require(history.change(id: "1"))
+        let back = history.undoProposal(backTo: first, current: current)
+        #expect(back.laterChanges.map(\.id) == ["2", "3", "4"])
+        reduce(&state, .chosenUndoProposed(back, undoneBy: nil))
+        guard case .confirming(.undo(_, let own, .history)) = state.mode else {
+            Issue.record("expected the question over the history, got \(state.mode)")
+            return
+        }
+        #expect(!own)
+        let question = renderer.render(state).text.replacingOccurrences(of: "│", with: "")
+        let words = question.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("3 later changes of its keys are in the way of undoing the change by cli"), "\(words)")
+        #expect(words.contains("the last: outside"), "the newest of them, named")
+        #expect(words.contains("Undo back to before it?"))
+        #expect(words.contains("y undoes back to before it"))
+        #expect(reduce(&state, .confirm) == [.undo(back, id: 1)])
+        guard case .history = state.mode else {
+            Issue.record("back to the history, got \(state.mode)")
+            return
+        }
+        // The program's change (2) was undone already (3).
+        let undone = try #require(history.change(id: "2"))
+        reduce(
+            &state,
+            .chosenUndoProposed(history.undoProposal(for: undone, current: current), undoneBy: history.change(id: "3")))
+        #expect(
+            state.status?.text.hasPrefix("Already undone at 2025-11-29 14:18:00 by you: set function.media.quality")
+                == true, "\(state.status?.text ?? "")")
+        // This menu's own change is asked about too.
+        let mine = try #require(history.change(id: "3"))
+        reduce(&state, .chosenUndoProposed(history.undoProposal(for: mine, current: current), undoneBy: nil))
+        guard case .confirming(.undo(_, true, _)) = state.mode else {
+            Issue.record("expected the question about the menu's own change, got \(state.mode)")
+            return
+        }
+        reduce(&state, .cancel)
+        #expect(state.status?.text == "Nothing was undone")
+        reduce(&state, .chosenUndoProposed(nil, undoneBy: nil))
+        #expect(state.status?.text.hasPrefix("That change is no longer in the history") == true)
     }
 
     @Test("i reads the scenarios folder; Enter previews and asks; y applies as one change; m replaces instead")
@@ -169,12 +251,13 @@ struct LifecycleReducerTests {
         #expect(name == "checkout-one-tap")
         #expect(summary == "1 added, 0 removed, 1 changed")
         #expect(changes.keys.sorted() == ["ab.payments.checkout", "function.payments.daily_limit"])
-        #expect(reduce(&state, .confirm) == [.applyScenario(name: name, changes: changes)])
+        #expect(reduce(&state, .confirm) == [.applyScenario(name: name, changes: changes, id: 1)])
         guard case .scenarios = state.mode else {
             Issue.record("back in the scenarios view")
             return
         }
-        reduce(&state, .scenarioApplied(name))
+        reduce(&state, .scenarioApplied(name, id: 1))
+        #expect(state.pending.isEmpty)
         #expect(state.status?.text == "Applied scenario checkout-one-tap (u undoes it)")
         // Replacing: every other stored override is removed by the same change.
         reduce(&state, .toggleScenarioMode, .activate)

@@ -166,10 +166,10 @@ enum MenuFixture {
         ])
     }()
 
-    static func state(width: Int = 100, height: Int = 30, entries: [String: OverrideEntry] = entries) throws
-        -> MenuState
-    {
-        MenuState(data: try data(entries: entries), width: width, height: height)
+    static func state(
+        width: Int = 100, height: Int = 30, entries: [String: OverrideEntry] = entries, wallClockOffset: Double = 0
+    ) throws -> MenuState {
+        MenuState(data: try data(entries: entries), width: width, height: height, wallClockOffset: wallClockOffset)
     }
 
     /// The index of the key named `name`.

@@ -26,8 +26,8 @@ struct QADayTests {
                     statuses: [:], orphans: state.data.orphans, storeProblem: nil,
                     liveReloadProblem: "the folder is gone; looking again every 250 ms")))
         let title = renderer.render(state).line(0)
-        // A message keeps its beginning when the line is too short for it.
-        #expect(title.contains("live reload degraded: the folder is gone;"))
+        // A message keeps its beginning when the line is too short for it, and says where to read it whole.
+        #expect(title.contains("live reload degraded: the folder is go…(L)"))
         reduce(
             &state,
             .refreshed(
@@ -112,7 +112,62 @@ struct QADayTests {
         MenuFixture.select("function.chat.reactions", in: &state)
         let text = renderer.render(state).text
         #expect(text.contains("\"reaction-12\""), "the value continues on the next lines")
-        #expect(text.contains("… Enter shows all") || text.contains("\"reaction-30\"]"), "\(text)")
+        #expect(text.contains("… d shows all") || text.contains("\"reaction-30\"]"), "\(text)")
+    }
+
+    @Test("details cut short name the key bound to the pager; it shows everything, and no key in it changes a value")
+    func detailsPager() throws {
+        let note = String(repeating: "a long note about this toggle; ", count: 40) + "THE-END"
+        let entries = MenuFixture.entries.merging([
+            "function.chat.typing.enabled": OverrideEntry(value: "Y", setAt: MenuFixture.setAt, note: note)
+        ]) { $1 }
+        var state = try MenuFixture.state(width: 80, height: 24, entries: entries)
+        MenuFixture.select("function.chat.typing.enabled", in: &state)
+        let screen = renderer.render(state).text
+        let hint = try #require(screen.firstMatch(of: /… (\S+) shows all/)?.output.1)
+        #expect(Keymap.action(for: .character(Character(String(hint))), in: .keys) == .showDetails)
+        #expect(!screen.contains("THE-END"))
+        #expect(reduce(&state, .showDetails).isEmpty)
+        guard case .paging = state.mode else {
+            Issue.record("expected the pager, got \(state.mode)")
+            return
+        }
+        #expect(renderer.render(state).text.contains("Details · function.chat.typing.enabled"))
+        reduce(&state, .bottom)
+        #expect(renderer.render(state).text.contains("THE-END"), "the whole note")
+        reduce(&state, .top)
+        #expect(renderer.render(state).text.contains("Typing Enabled  function.chat.typing.enabled"))
+        // Every key of the pager's key map, and the keys that change values elsewhere, change nothing here.
+        let before = state.data
+        for action in Keymap.bindings(for: .pager).map(\.action) + [.toggle, .activate, .resetSelected, .step(1)]
+        where action != .quit && action != .closeView && action != .help {
+            #expect(reduce(&state, action).isEmpty, "\(action)")
+        }
+        #expect(state.data == before)
+        reduce(&state, .closeView)
+        #expect(state.mode == .browsing)
+    }
+
+    @Test("+ on a key without a range says what Enter does for that key, and Enter does it")
+    func stepHint() throws {
+        var state = try MenuFixture.state()
+        for (name, says) in [
+            ("function.chat.typing.enabled", "Enter flips this value"),
+            ("function.media.upload_mode", "Enter picks this value"),
+            ("function.chat.greeting", "Enter edits this value"),
+        ] {
+            MenuFixture.select(name, in: &state)
+            #expect(reduce(&state, .step(1)).isEmpty)
+            #expect(state.status?.text == "+ and - step numbers with a range; " + says)
+            let effects = reduce(&state, .activate)
+            switch state.mode {
+            case .browsing: #expect(says.contains("flips") && effects.count == 1, "\(name)")
+            case .picking: #expect(says.contains("picks"), "\(name)")
+            case .editing: #expect(says.contains("edits"), "\(name)")
+            default: Issue.record("\(name): \(state.mode)")
+            }
+            state.mode = .browsing
+        }
     }
 
     @Test("one counter, of keys: headings are not counted, orphans are named")

@@ -148,10 +148,28 @@ struct ReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.chat.typing.enabled", value: "Y")],
-                        summary: "function.chat.typing.enabled = Y"))
+                        summary: "function.chat.typing.enabled = Y", id: 1))
             ]
         )
         #expect(state.data == before, "nothing is shown as changed before the write succeeds")
+        #expect(
+            state.pending == [
+                PendingChange(
+                    id: 1, summary: "function.chat.typing.enabled = Y", values: ["function.chat.typing.enabled": "Y"])
+            ])
+        let row = MenuRenderer(colors: false).render(state).text.split(separator: "\n").first {
+            $0.contains("Typing Enabled")
+        }
+        #expect(
+            row?.contains("[x] Y") == true && row?.contains("saving…") == true, "the value asked for, not saved yet")
+        // The next Space flips the value asked for, not the one stored.
+        guard case .write(let next)? = reduce(&state, .toggle).first else {
+            Issue.record("expected a second write")
+            return
+        }
+        #expect(next.changes == [.init(key: "function.chat.typing.enabled", value: "N")] && next.id == 2)
+        reduce(&state, .writeSucceeded(OverrideWrite(changes: [], summary: "function.chat.typing.enabled = Y", id: 1)))
+        #expect(state.pending.map(\.id) == [2])
     }
 
     @Test("Enter on a Bool flips it too; on other keys it opens their control")
@@ -279,15 +297,64 @@ struct ReducerTests {
         }
     }
 
+    @Test("$EDITOR returns after another process changed the key: it asks; n keeps the text in the menu's editor")
+    func externalEditorConflict() throws {
+        var state = try MenuFixture.state()
+        MenuFixture.select("function.media.quality", in: &state)
+        let key = MenuFixture.key("function.media.quality", in: state)
+        guard case .openExternalEditor(let edit)? = reduce(&state, .externalEdit).first else {
+            Issue.record("expected $EDITOR")
+            return
+        }
+        #expect(edit.startedFrom == "95" && edit.text == "95")
+        // Unchanged: nothing is saved.
+        #expect(reduce(&state, .externalEditFinished(edit, text: "95\n")).isEmpty)
+        #expect(state.status?.text == "Nothing saved: the text came back from $EDITOR unchanged")
+        // Another process set 111 while the editor ran.
+        var theirs = state.data.statuses[key]
+        theirs.override = OverrideEntry(value: "111", setAt: MenuFixture.setAt)
+        theirs.value = "111"
+        reduce(
+            &state,
+            .refreshed(
+                MenuDataUpdate(
+                    statuses: [key: theirs], orphans: state.data.orphans, storeProblem: nil,
+                    changedElsewhere: ["function.media.quality"])))
+        #expect(reduce(&state, .externalEditFinished(edit, text: "2222\n")).isEmpty, "nothing saved before y")
+        guard case .confirming(.overwrite(let name, let value, .editing(let editor))) = state.mode else {
+            Issue.record("expected the question, got \(state.mode)")
+            return
+        }
+        #expect(name == "function.media.quality" && value == "111")
+        #expect(editor.field.string == "2222" && editor.changedElsewhere == "111" && editor.isChanged)
+        reduce(&state, .cancel)
+        #expect(state.mode == .editing(editor), "n: back to the text, in the menu's editor")
+        reduce(&state, .editSave)
+        guard case .write(let write)? = reduce(&state, .confirm).first else {
+            Issue.record("y saves")
+            return
+        }
+        #expect(write.changes == [.init(key: "function.media.quality", value: "2222")])
+        // Ctrl-O from the JSON editor carries what that editor started from, and what it already saw change.
+        MenuFixture.select("function.chat.reactions", in: &state)
+        reduce(&state, .activate)
+        guard case .openExternalEditor(let json)? = reduce(&state, .externalEdit).first else {
+            Issue.record("expected $EDITOR from the JSON editor")
+            return
+        }
+        #expect(json.startedFrom == nil && json.changedElsewhere == nil)
+    }
+
     @Test("e opens $EDITOR with pretty JSON; a valid result saves, an invalid one stays in the editor with the reason")
     func externalEditor() throws {
         var state = try MenuFixture.state()
         MenuFixture.select("function.chat.reactions", in: &state)
         let key = MenuFixture.key("function.chat.reactions", in: state)
-        #expect(reduce(&state, .externalEdit) == [.openExternalEditor(key: key, text: "[\n  \"👍\",\n  \"🎉\"\n]")])
-        let saved = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"]\n"))
+        let edit = ExternalEdit(key: key, text: "[\n  \"👍\",\n  \"🎉\"\n]", startedFrom: nil)
+        #expect(reduce(&state, .externalEdit) == [.openExternalEditor(edit)])
+        let saved = reduce(&state, .externalEditFinished(edit, text: "[\"a\"]\n"))
         if case .write(let write) = saved.first { #expect(write.changes.first?.value == #"["a"]"#) }
-        let refused = reduce(&state, .externalEditFinished(key: key, text: "[\"a\"\n"))
+        let refused = reduce(&state, .externalEditFinished(edit, text: "[\"a\"\n"))
         #expect(refused.isEmpty)
         guard case .editingJSON(let editor) = state.mode else {
             Issue.record("JSON editor expected")
@@ -312,7 +379,7 @@ struct ReducerTests {
                 .write(
                     OverrideWrite(
                         changes: [.init(key: "function.media.quality", value: nil)],
-                        summary: "function.media.quality override removed"
+                        summary: "function.media.quality override removed", id: 1
                     ))
             ]
         )
@@ -387,11 +454,11 @@ struct ReducerTests {
         #expect(reduce(&state, .undoProposed(nil)).isEmpty)
         #expect(state.status?.text == "Nothing to undo: no change is recorded")
         let own = Self.greetingProposal(origin: state.data.origin)
-        #expect(reduce(&state, .undoProposed(own)) == [.undo(own)])
+        #expect(reduce(&state, .undoProposed(own)) == [.undo(own, id: 1)])
         #expect(state.mode == .browsing)
-        reduce(&state, .writeFailed("disk full"))
+        reduce(&state, .writeFailed("disk full", id: 1))
         #expect(state.status?.isError == true)
-        reduce(&state, .undoSucceeded("set function.chat.greeting = \"Hi 👋\""))
+        reduce(&state, .undoSucceeded("set function.chat.greeting = \"Hi 👋\"", id: 0))
         #expect(state.status?.text == "Undone: set function.chat.greeting = \"Hi 👋\"")
     }
 
@@ -408,7 +475,7 @@ struct ReducerTests {
         #expect(state.mode == .browsing)
         #expect(state.status?.text == "Nothing was undone; their change stays")
         reduce(&state, .undoProposed(theirs))
-        #expect(reduce(&state, .confirm) == [.undo(theirs)])
+        #expect(reduce(&state, .confirm) == [.undo(theirs, id: 1)], "the first change this menu asks for")
         // The menu's own change, changed again since by someone else: asked too, naming the key.
         let changed = Self.greetingProposal(origin: state.data.origin, changedSince: true)
         #expect(reduce(&state, .undoProposed(changed)).isEmpty)
@@ -423,7 +490,7 @@ struct ReducerTests {
     func writeFailed() throws {
         var state = try MenuFixture.state()
         let before = state.data
-        reduce(&state, .writeFailed("/x/overrides.json: cannot save: No space left on device (errno 28)"))
+        reduce(&state, .writeFailed("/x/overrides.json: cannot save: No space left on device (errno 28)", id: 0))
         #expect(
             state.status
                 == .init(
@@ -534,10 +601,10 @@ struct MenuLoopTests {
         let source = MenuDataSource(table: KeyTable(catalog: MenuFixture.catalog), service: service)
         let loop = MenuLoop(source: source, terminal: SilentTerminal(), label: "fixture")
         var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
-        #expect(loop.perform([.resetAll, .confirm], on: &state))
+        #expect(loop.performAndWait([.resetAll, .confirm], on: &state))
         #expect(store.entries.isEmpty)
         #expect(state.data.overrideCount == 0, "the screen shows what the store holds after the write")
-        #expect(loop.perform([.undo], on: &state))
+        #expect(loop.performAndWait([.undo], on: &state))
         #expect(store.entries == MenuFixture.entries, "values the keys reject, orphans, times, notes: all restored")
         #expect(state.status?.text.hasPrefix("Undone: reset 5 overrides") == true, "\(state.status?.text ?? "")")
         #expect(state.data.overrideCount == 5)
@@ -556,13 +623,13 @@ struct MenuLoopTests {
         let cli = FileOverrideStore(url: folder.appendingPathComponent("overrides.json"), origin: .cli)
         try cli.set("5000", forKey: "function.payments.daily_limit")
         store.reload()
-        #expect(loop.perform([.undo], on: &state))
-        guard case .confirming(.undo(let proposal, own: false)) = state.mode else {
+        #expect(loop.performAndWait([.undo], on: &state))
+        guard case .confirming(.undo(let proposal, own: false, returnTo: .browsing)) = state.mode else {
             Issue.record("expected the question, got \(state.mode)")
             return
         }
         #expect(proposal.record.origin.kind == .cli)
-        #expect(loop.perform([.confirm], on: &state))
+        #expect(loop.performAndWait([.confirm], on: &state))
         #expect(store.entry(forKey: "function.payments.daily_limit")?.value == "lots", "the value before their change")
         #expect(state.status?.text.contains("(by cli (pid") == true)
     }
@@ -584,7 +651,7 @@ struct MenuLoopTests {
         var state = MenuState(data: source.initialData(label: "fixture"), width: 100, height: 30)
         MenuFixture.select("function.chat.typing.enabled", in: &state)
         let before = state.data
-        #expect(loop.perform([.toggle], on: &state))
+        #expect(loop.performAndWait([.toggle], on: &state))
         #expect(state.status?.isError == true)
         #expect(state.status?.text.contains("cannot save: No space left on device") == true)
         #expect(state.data.statuses == before.statuses, "the old value stays")

@@ -35,7 +35,7 @@ struct EtcdHangTests {
         defer { kill(pid, SIGCONT) }
         let clock = ContinuousClock()
 
-        // A change: the read before the transaction times out.
+        // A change: its transaction is sent (the store read the prefix before) and not answered.
         var changeError: OverrideStoreError?
         let changing = clock.measure {
             do throws(OverrideStoreError) {
@@ -49,6 +49,7 @@ struct EtcdHangTests {
         let changeMessage = changeError?.description ?? "no error"
         #expect(changeMessage.hasPrefix("\(location): "), "names the endpoint: \(changeMessage)")
         #expect(changeMessage.contains("etcd did not answer within 1 s"), "\(changeMessage)")
+        #expect(changeError?.kind == .outcomeUnknown, "sent and not answered: \(changeMessage)")
         #expect(store.entry(forKey: "kept")?.value == "kept", "what was read stays")
 
         // A read.
@@ -83,6 +84,69 @@ struct EtcdHangTests {
         try EtcdFixture.put(Array("7".utf8), at: "/hang/values/\(SyncFixture.count)", in: etcd)
         _ = await sync.sync()
         #expect(sync.status.state.name == "fresh" && service.count == 7)
+    }
+
+    @Test(
+        "a change sent to a stopped etcd has an unknown outcome: the error says so, never that nothing was saved",
+        .timeLimit(.minutes(1)))
+    func changeToStoppedEtcd() async throws {
+        let etcd = try EtcdTestServer.start()
+        let location = "etcd://127.0.0.1:\(etcd.port)/hang/unknown"
+        let store = try EtcdOverrideStore(url: URL(string: location)!, timeout: .seconds(1), environment: [:])
+        #expect(store.reload() == nil, "read before etcd stops: the change's transaction is the first call")
+        let pid = etcd.processID
+        #expect(pid > 0 && kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        func failure(_ change: () throws(OverrideStoreError) -> Void) -> OverrideStoreError? {
+            do throws(OverrideStoreError) {
+                try change()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        for error in [
+            failure { () throws(OverrideStoreError) in try store.modify { $0["new"] = OverrideEntry(value: "1") } },
+            failure { () throws(OverrideStoreError) in try store.removeValue(forKey: "new") },
+            failure { () throws(OverrideStoreError) in try store.removeAll() },
+        ] {
+            let message = error?.description ?? "no error"
+            #expect(error?.kind == .outcomeUnknown, "\(message)")
+            #expect(message.hasPrefix("\(location): cannot tell whether the change was saved: "), "\(message)")
+            #expect(message.contains("etcd did not answer within 1 s"), "\(message)")
+            #expect(message.contains("it may still arrive"), "\(message)")
+            #expect(!message.contains("nothing was saved"), "that is not known: \(message)")
+        }
+        #expect(store.lastError?.kind == .outcomeUnknown, "the store's last error says the same")
+        // A read that is not answered is a plain timeout: nothing was sent that could change anything.
+        #expect(store.reload()?.kind == .io)
+        #expect(kill(pid, SIGCONT) == 0)
+        #expect(store.reload() == nil, "the next read tells what happened")
+        #expect(store.lastError == nil)
+    }
+
+    @Test(
+        "a change etcd made but whose answer was lost, and one it never received: both unknown, the next read tells",
+        .timeLimit(.minutes(1)))
+    func unansweredChanges() throws {
+        let etcd = try EtcdFixture.shared()
+        let proxy = try EtcdTestProxy(etcd)
+        let prefix = EtcdFixture.prefix("unanswered")
+        let store = try EtcdOverrideStore(url: proxy.url(prefix: prefix), timeout: .seconds(1), environment: [:])
+        #expect(store.reload() == nil)
+
+        try proxy.setMode(.hold)
+        #expect(throws: OverrideStoreError.self) { try store.modify { $0["made"] = OverrideEntry(value: "1") } }
+        #expect(store.lastError?.kind == .outcomeUnknown)
+        try proxy.setMode(.drop)
+        #expect(throws: OverrideStoreError.self) { try store.modify { $0["lost"] = OverrideEntry(value: "2") } }
+        #expect(store.lastError?.kind == .outcomeUnknown)
+        #expect(proxy.withheld == ["hold /v3/kv/txn", "drop /v3/kv/txn"])
+
+        try proxy.setMode(.pass)
+        #expect(store.reload() == nil)
+        #expect(store.entries.mapValues(\.value) == ["made": "1"], "the held change was made, the dropped one not")
+        #expect(try EtcdFixture.keys(under: prefix, in: etcd).keys.sorted() == ["\(prefix)/made"])
     }
 
     @Test(

@@ -115,6 +115,51 @@ struct JournalTests {
         #expect(Set(undos.compactMap(\.reason.undoes)).count == 3)
     }
 
+    @Test("undo of a chosen change: exactly it when nothing later touched its keys; else the later ones are named")
+    func undoChosenChange() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL(), origin: .menu)
+        let service = try service(store)
+        try service.setOverride(rawValue: "1", forKeyNamed: count, note: "first")
+        try service.setOverride(rawValue: "Y", forKeyNamed: flag)
+        try service.setOverride(rawValue: "2", forKeyNamed: count)
+        try service.pruneExpiredOverrides()  // nothing expired: nothing recorded
+        let records = store.history().records
+        #expect(records.count == 3)
+
+        // The flag's change, older than the newest: nothing later touched the flag, so it is undone alone.
+        let flagChange = records[1]
+        let exact = store.history().undoProposal(for: flagChange, current: store.entries)
+        #expect(exact.laterChanges.isEmpty && exact.changedSince.isEmpty && !exact.includesLaterChanges)
+        #expect(exact.restores == [flag: OverrideEntry?.none])
+        #expect(exact.reason == OverrideChangeReason(.undo, undoes: flagChange.id))
+        try service.undoOverrideChange(exact)
+        #expect(service.overrides == [count: "2"], "the newer change of another key stays")
+        #expect(store.history().undo(of: flagChange)?.reason.undoes == flagChange.id)
+        #expect(store.history().undo(of: records[0]) == nil)
+
+        // The first change of the count: the third one changed the count later; it is in the way.
+        let first = records[0]
+        let blocked = store.history().undoProposal(for: first, current: store.entries)
+        #expect(blocked.laterChanges.map(\.id) == [records[2].id])
+        #expect(blocked.changedSince == [count])
+        let back = store.history().undoProposal(backTo: first, current: store.entries)
+        #expect(back.includesLaterChanges && back.laterChanges == blocked.laterChanges)
+        #expect(back.restores == [count: OverrideEntry?.none], "the count goes back to what it held before it")
+        #expect(back.reason.detail == "back to before it, with 1 later change")
+        #expect(!back.changesNothing)
+        try service.undoOverrideChange(back)
+        #expect(service.overrides.isEmpty)
+        let recorded = try #require(store.history().records.last)
+        #expect(recorded.reason.undoes == first.id)
+        #expect(recorded.summary == #"undo back to before it, with 1 later change \#(count) (was "2")"#)
+        // Undoing it again would change nothing.
+        #expect(store.history().undoProposal(backTo: first, current: store.entries).changesNothing)
+        // An id that is not in the history has no change.
+        #expect(store.history().change(id: "no-such-id") == nil)
+        #expect(store.history().change(id: first.id) == first)
+    }
+
     @Test("an undo over a newer change is refused under the lock; nothing changes; the conflict names the key")
     func undoConflict() throws {
         let folder = TemporaryFolder()

@@ -40,11 +40,18 @@ public final class FixtureHTTPServer {
         .appendingPathComponent("../ServiceConfigurationTests/Fixtures/SyncServer/sync_server.py").standardizedFileURL
 
     /// Starts a server serving `values` (as a JSON object) at `/values.json`.
+    public convenience init(values: [String: String] = [:]) throws {
+        try self.init(script: Self.script)
+        try setValues(values)
+    }
+
+    /// Starts another fixture server: the Python script `script`, run with a new folder and then `arguments`,
+    /// which prints `PORT <n>` once it listens and exits when its standard input closes.
     ///
     /// The server is spawned with `posix_spawn` (not Foundation's `Process`): with every signal unblocked (the
     /// test runner's threads block some, and a child inherits the mask), and with pipes that no other child
     /// inherits (close-on-exec), so SIGTERM or closing its standard input ends it.
-    public init(values: [String: String] = [:]) throws {
+    public init(script: URL, arguments extra: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-fixture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var stdinPipe: [Int32] = [-1, -1]
@@ -73,7 +80,8 @@ public final class FixtureHTTPServer {
         // start); -I -S: no user site, no site packages (the script needs only the standard library).
         let system = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
         let arguments =
-            (system ? ["/usr/bin/python3"] : ["/usr/bin/env", "python3"]) + ["-I", "-S", Self.script.path, folder.path]
+            (system ? ["/usr/bin/python3"] : ["/usr/bin/env", "python3"]) + ["-I", "-S", script.path, folder.path]
+            + extra
         let argv = arguments.map { strdup($0) } + [nil]
         defer {
             for argument in argv { free(argument) }
@@ -96,7 +104,6 @@ public final class FixtureHTTPServer {
             Self.end(child, input: input)
             throw error
         }
-        try setValues(values)
     }
 
     deinit {

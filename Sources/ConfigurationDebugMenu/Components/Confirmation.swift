@@ -11,10 +11,14 @@ package indirect enum Confirmation: Equatable, Sendable {
     case discardEdit(key: String, editor: MenuState.Mode)
     /// Quit the menu and lose the changes in the editor of `key`.
     case quitDiscardingEdit(key: String, editor: MenuState.Mode)
+    /// Quit the menu while `count` changes are not confirmed by the store (some `unanswered`: sent, no answer in
+    /// time); `returnTo` is the mode to go back to.
+    case quitWithPendingChanges(count: Int, unanswered: Bool, returnTo: MenuState.Mode)
     /// Save the editor's value of `key` although another process changed the key to `theirs` meanwhile.
     case overwrite(key: String, theirs: String, editor: MenuState.Mode)
-    /// Undo a recorded change that is not this menu's own (`own` false), or that was changed again since.
-    case undo(OverrideUndoProposal, own: Bool)
+    /// Undo a recorded change that is not this menu's own (`own` false), or that was changed again since, or that
+    /// was chosen in the history; `returnTo` is the mode to go back to (the history it was chosen in).
+    case undo(OverrideUndoProposal, own: Bool, returnTo: MenuState.Mode = .browsing)
     /// Remove every expired override (`count` of them).
     case pruneExpired(count: Int)
     /// Apply a scenario: `changes` puts its entries in place (`nil` removes); `view` is the scenarios view to go
@@ -26,7 +30,8 @@ package indirect enum Confirmation: Equatable, Sendable {
         switch self {
         case .discardEdit(_, let editor), .quitDiscardingEdit(_, let editor), .overwrite(_, _, let editor): editor
         case .applyScenario(_, _, _, let view): .scenarios(view)
-        case .resetAll, .resetScope, .undo, .pruneExpired: .browsing
+        case .undo(_, _, let returnTo), .quitWithPendingChanges(_, _, let returnTo): returnTo
+        case .resetAll, .resetScope, .pruneExpired: .browsing
         }
     }
 
@@ -37,9 +42,13 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .resetScope(let name, let keys): "Reset \(keys.count) override\(keys.count == 1 ? "" : "s") in \(name)?"
         case .discardEdit(let key, _): "Discard your changes to \(key)?"
         case .quitDiscardingEdit(let key, _): "Quit and discard your changes to \(key)?"
+        case .quitWithPendingChanges(let count, let unanswered, _):
+            (count == 1 ? "1 change is" : "\(count) changes are") + " not saved yet: the store has not answered"
+                + (unanswered ? " (a change it did not answer may still arrive)" : "")
+                + ". Quit anyway? Changes not sent yet are lost."
         case .overwrite(let key, let theirs, _):
             "\(key) was changed elsewhere to \(theirs) while you edited. Save yours over it?"
-        case .undo(let proposal, let own):
+        case .undo(let proposal, let own, _):
             Self.undoQuestion(proposal, own: own)
         case .pruneExpired(let count): "Remove \(count) expired override\(count == 1 ? "" : "s")?"
         case .applyScenario(let name, let summary, _, _): "Apply scenario \(name): \(summary)?"
@@ -52,8 +61,11 @@ package indirect enum Confirmation: Equatable, Sendable {
         case .resetAll, .resetScope: "y resets · n, Enter or Esc keeps · u undoes a reset"
         case .discardEdit: "y discards · n, Enter or Esc keeps editing"
         case .quitDiscardingEdit: "y quits · n, Enter or Esc keeps editing"
+        case .quitWithPendingChanges: "y quits · n, Enter or Esc waits"
         case .overwrite: "y saves yours · n, Enter or Esc keeps editing"
-        case .undo(_, let own):
+        case .undo(let proposal, _, _) where proposal.includesLaterChanges:
+            "y undoes back to before it · n, Enter or Esc keeps them"
+        case .undo(_, let own, _):
             own ? "y undoes · n, Enter or Esc keeps it" : "y undoes it · n, Enter or Esc keeps their change"
         case .pruneExpired: "y removes them · n, Enter or Esc keeps them · u undoes it"
         case .applyScenario: "y applies it · n, Enter or Esc keeps the overrides · u undoes it"
@@ -79,13 +91,29 @@ package indirect enum Confirmation: Equatable, Sendable {
     }
 
     /// `Undo the change by cli (pid 4411) at 2026-11-29 14:05:12: set KEY = "5000" (was "2500")?`, saying which
-    /// keys changed again since.
+    /// keys changed again since; for an undo back to before a change, which later change is in the way.
     static func undoQuestion(_ proposal: OverrideUndoProposal, own: Bool) -> String {
         let record = proposal.record
-        var text =
+        let change =
             own
-            ? "Undo your change at \(ValueText.seconds(record.time)): \(record.summary)?"
-            : "Undo the change by \(record.origin) at \(ValueText.seconds(record.time)): \(record.summary)?"
+            ? "your change at \(ValueText.seconds(record.time)): \(record.summary)"
+            : "the change by \(record.origin) at \(ValueText.seconds(record.time)): \(record.summary)"
+        if proposal.includesLaterChanges, let later = proposal.laterChanges.last {
+            let count = proposal.laterChanges.count
+            let keys = proposal.restores.count == 1 ? "its key" : "its keys"
+            let laterText = "\(later.summary) by \(later.origin) at \(ValueText.seconds(later.time))"
+            let way =
+                count == 1
+                ? "A later change of \(keys) is in the way of undoing \(change): \(laterText)."
+                : "\(count) later changes of \(keys) are in the way of undoing \(change); the last: \(laterText)."
+            let sorted = proposal.restores.keys.sorted()
+            let back =
+                sorted.prefix(3).map { key in
+                    "\(key): \((proposal.restores[key] ?? nil).map { ValueText.quoted($0.value) } ?? "no override")"
+                }.joined(separator: ", ") + (sorted.count > 3 ? ", …" : "")
+            return way + " Undo back to before it? That puts back " + back + "."
+        }
+        var text = "Undo \(change)?"
         if let key = proposal.changedSince.first {
             let now = (proposal.expected[key] ?? nil).map { ValueText.quoted($0.value) } ?? "no override"
             text +=

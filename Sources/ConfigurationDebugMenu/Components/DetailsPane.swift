@@ -7,22 +7,17 @@ package enum DetailsPane {
     /// A line of styled segments.
     typealias Line = [(text: String, style: CellStyle)]
 
-    /// Draws the details of the selected key or orphan (or a hint) in `box`.
+    /// Draws the details of the selected key or orphan (or a hint) in `box`; what does not fit ends in
+    /// ``moreHint``.
     package static func draw(
         into grid: inout ScreenGrid, in box: Rect, data: MenuData, key: Int?, orphan: Int?, unregistered: Int? = nil,
-        theme: MenuTheme
+        pending: [String: PendingMark] = [:], theme: MenuTheme
     ) {
         let inner = grid.box(box, title: "Details", style: theme.border)
-        let lines: [Line]
-        if let key {
-            lines = keyLines(data: data, key: key, theme: theme)
-        } else if let orphan {
-            lines = orphanLines(data.orphans[orphan], theme: theme)
-        } else if let unregistered {
-            lines = unregisteredLines(data.coverage.unregistered[unregistered], coverage: data.coverage, theme: theme)
-        } else {
-            lines = [[("Select a key to see where its value comes from.", theme.muted)]]
-        }
+        let lines =
+            subject(data: data, key: key, orphan: orphan, unregistered: unregistered).map {
+                Self.lines(of: $0, data: data, pending: pending, theme: theme)
+            } ?? [[("Select a key to see where its value comes from.", theme.muted)]]
         let content = inner.inset(left: 1, right: 1)
         let wrapped = fit(lines, width: content.width, height: content.height, theme: theme)
         for (offset, segments) in wrapped.enumerated() {
@@ -30,9 +25,49 @@ package enum DetailsPane {
         }
     }
 
+    /// What the pane shows: the selected key, orphan or unregistered key, if any.
+    static func subject(data: MenuData, key: Int?, orphan: Int?, unregistered: Int?) -> Pager.DetailsSubject? {
+        if let key { return .key(key) }
+        if let orphan { return .orphan(data.orphans[orphan].name) }
+        if let unregistered { return .unregistered(data.coverage.unregistered[unregistered].name) }
+        return nil
+    }
+
+    /// Every line about `subject`, unwrapped (for an orphan reset meanwhile, or a key no program reports any more,
+    /// a line that says so).
+    static func lines(
+        of subject: Pager.DetailsSubject, data: MenuData, pending: [String: PendingMark] = [:], theme: MenuTheme
+    ) -> [Line] {
+        switch subject {
+        case .key(let key):
+            var lines = keyLines(data: data, key: key, theme: theme)
+            if let mark = pending[data.table.keys[key].descriptor.name] {
+                lines.insert(pendingLine(mark, theme), at: min(4, lines.count))
+            }
+            return lines
+        case .orphan(let name):
+            guard let orphan = data.orphans.first(where: { $0.name == name }) else {
+                return [[("\(name) has no override any more.", theme.muted)]]
+            }
+            var lines = orphanLines(orphan, theme: theme)
+            if let mark = pending[name] { lines.insert(pendingLine(mark, theme), at: min(2, lines.count)) }
+            return lines
+        case .unregistered(let name):
+            guard let key = data.coverage.unregistered.first(where: { $0.name == name }) else {
+                return [[("No program reports reading \(name) any more.", theme.muted)]]
+            }
+            return unregisteredLines(key, coverage: data.coverage, theme: theme)
+        }
+    }
+
+    /// What a line cut short ends with: the key that shows the details whole, from the key map.
+    static var moreHint: String {
+        " … " + (Keymap.keyLabel(for: .showDetails, in: .keys) ?? "?") + " shows all"
+    }
+
     /// Wraps each line (continuation lines indented under the value) and fits them in `height` rows: every line
     /// keeps its first row; the rows left over go to the earliest lines' continuations; a line cut short ends in
-    /// "… Enter shows all".
+    /// ``moreHint`` (`… d shows all`).
     static func fit(_ lines: [Line], width: Int, height: Int, theme: MenuTheme) -> [Line] {
         // The heading line (title, name, module, type) is cut, not wrapped; the values below it wrap.
         let wrapped = lines.enumerated().map { index, line in
@@ -45,7 +80,7 @@ package enum DetailsPane {
             budget -= extra
             var shown = Array(lineRows.prefix(1 + extra))
             if shown.count < lineRows.count, var last = shown.popLast() {
-                let note = " … Enter shows all"
+                let note = moreHint
                 var room = width - TextWidth.of(note)
                 var cut: Line = []
                 for run in last {
@@ -191,6 +226,21 @@ package enum DetailsPane {
             lines.append([("Choices   ", theme.muted), (choices.map(\.title).joined(separator: ", "), theme.muted)])
         }
         return lines
+    }
+
+    /// `Saving    "5" · sent to the store; not confirmed yet`, or for a change the store did not answer, why its
+    /// outcome is unknown.
+    static func pendingLine(_ mark: PendingMark, _ theme: MenuTheme) -> Line {
+        let asked = mark.override.map { ValueText.quoted($0) } ?? "override removed"
+        guard let reason = mark.unanswered else {
+            return [
+                ("Saving    ", theme.label), (asked, theme.text), ("  · not confirmed by the store yet", theme.muted),
+            ]
+        }
+        return [
+            ("No answer ", theme.problem), (asked, theme.text),
+            ("  · \(reason) · read again until the store answers", theme.problem),
+        ]
     }
 
     /// What the store says about the entry: kept but not applied (with what it holds), or a field it could not read.

@@ -1,14 +1,31 @@
+import ServiceConfiguration
+
 /// The bottom line: the status message after an action, then the keys that do something for what is selected in
 /// the current mode, most important first (from the key map's hints). Help and quit always stay.
 package enum Footer {
-    /// Draws the status message (if any) and the current hints.
+    /// Draws the status message (if any) and the current hints. A message too long for the line ends in
+    /// `… L shows all` (the message log's key, when it works in the current mode).
     package static func draw(into grid: inout ScreenGrid, in row: Rect, state: MenuState, theme: MenuTheme) {
         var rest = row.inset(left: 1)
         if let status = state.status {
-            let end = grid.write(status.text, in: rest, style: status.isError ? theme.problem : theme.label)
+            let text = cut(VisibleText.escaped(status.text), to: rest.width, context: state.keymapContext)
+            let end = grid.write(text, in: rest, style: status.isError ? theme.problem : theme.label)
             rest = row.inset(left: end - row.x + 3)
         }
         drawHints(&grid, Keymap.bindings(for: state.keymapContext), context: HintContext(state), in: rest, theme: theme)
+    }
+
+    /// `text` in `columns`: whole when it fits, else cut, ending in `… L shows all` when the message log's key works
+    /// in `context` (or `(L)` when only that fits), else in `…`.
+    static func cut(_ text: String, to columns: Int, context: KeymapContext) -> String {
+        guard TextWidth.of(text) > columns else { return text }
+        guard let key = Keymap.keyLabel(for: .showMessages, in: context) else {
+            return TextWidth.truncate(text, to: columns)
+        }
+        for more in [" … \(key) shows all", "…(\(key))"] where columns > TextWidth.of(more) + 8 {
+            return String(TextWidth.truncate(text, to: columns - TextWidth.of(more) + 1).dropLast()) + more
+        }
+        return TextWidth.truncate(text, to: columns)
     }
 
     /// Writes "key word" pairs, most important first, leaving out the least important ones that do not fit.
@@ -63,6 +80,8 @@ extension HintContext {
         hasServer = data.showsServerLine
         hasSyncChanges = (data.server?.changedCount ?? 0) > 0 || state.filters.onlySyncChanged
         hasCoverage = data.coverage.recordsReads || state.filters.onlyUnread
+        hasMessages = !state.messages.isEmpty
+        hasDetails = state.selectedKey != nil || state.selectedOrphan != nil || state.list.selectedUnregistered != nil
         if let scope = MenuReducer.scopeToReset(state) {
             moduleHasOverrides = data.scopeOverrideCounts[scope] > 0
         } else {

@@ -2,7 +2,7 @@ import Foundation
 package import ServiceConfiguration
 
 /// The history of changes, newest first: when, who (this menu, the command line, a program, a hand edit), what; the
-/// selected change in full below. `f` narrows it to the key selected in the list, `u` undoes the last change.
+/// selected change in full below. `f` narrows it to the key selected in the list, `u` undoes the selected change.
 package struct HistoryView: Equatable, Sendable {
     /// The selected row.
     package var selection = 0
@@ -31,6 +31,22 @@ package struct HistoryView: Equatable, Sendable {
     }
 
     private static func detailsHeight(_ inner: Rect) -> Int { min(9, max(3, inner.height / 3)) }
+
+    /// Keeps the same change selected when the history changes from `old` to `new` (changes made meanwhile are
+    /// listed above it), with `visibleRows` rows on screen.
+    package mutating func follow(from old: OverrideHistory, to new: OverrideHistory, visibleRows: Int) {
+        let before = rows(old)
+        let after = rows(new)
+        guard before.indices.contains(selection), let record = new.change(matching: before[selection]),
+            let index = after.firstIndex(of: record)
+        else {
+            selection = max(0, min(selection, after.count - 1))
+            return
+        }
+        selection = index
+        if selection < scroll { scroll = selection }
+        if selection >= scroll + visibleRows { scroll = selection - visibleRows + 1 }
+    }
 
     /// Moves the selection; returns `false` for any other action.
     package mutating func update(_ action: MenuAction, count: Int, visibleRows: Int) -> Bool {

@@ -17,6 +17,8 @@ package struct JSONEditor: Equatable, Sendable {
     package var original: String
     /// The key's new value when another process changed it while this editor was open.
     package var changedElsewhere: String?
+    /// The key's override value when the editor opened (`nil`: none), for an edit it continues in `$EDITOR`.
+    package var startedFrom: String?
     /// When the saved override expires (Ctrl-T); `nil`: as before (a new value never expires).
     package var expiry: ExpiryChoice?
 

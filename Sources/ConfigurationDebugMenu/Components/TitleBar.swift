@@ -3,8 +3,11 @@ import ServiceConfiguration
 /// The top line: the catalog, its numbers of keys and overrides, and where overrides are stored (or the store's
 /// problem, or why live reload is degraded, in red).
 package enum TitleBar {
-    /// Draws the title bar in `row`.
-    package static func draw(into grid: inout ScreenGrid, in row: Rect, data: MenuData, theme: MenuTheme) {
+    /// Draws the title bar in `row`; a problem cut short ends in `…(L)` when the message log's key works in
+    /// `context`.
+    package static func draw(
+        into grid: inout ScreenGrid, in row: Rect, data: MenuData, context: KeymapContext = .keys, theme: MenuTheme
+    ) {
         grid.fill(row, style: theme.titleBar)
         let left =
             " ServiceConfiguration · \(data.label) · \(data.table.keys.count) keys · \(data.overrideCount) overridden"
@@ -34,6 +37,8 @@ package enum TitleBar {
             shown = visible
         } else if visible.hasPrefix("store: ") {
             shown = "store: …" + TextWidth.suffix(visible, to: room - TextWidth.of("store: …"))
+        } else if let key = Keymap.keyLabel(for: .showMessages, in: context) {
+            shown = String(TextWidth.truncate(visible, to: room - 4).dropLast()) + "…(\(key)) "
         } else {
             shown = TextWidth.truncate(visible, to: room - 1) + " "
         }

@@ -4,7 +4,7 @@ package import ServiceConfiguration
 package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
     case keys, modules, filtering, editing, editingJSON, editingNote, picking, confirming, help, history, scenarios,
         prompting,
-        expiry
+        expiry, pager
 
     /// The title of the help screen for this context.
     package var title: String {
@@ -22,6 +22,7 @@ package enum KeymapContext: String, Equatable, Sendable, CaseIterable {
         case .scenarios: "Scenarios"
         case .prompting: "Typing a name"
         case .expiry: "Choosing when an override expires"
+        case .pager: "Reading the details or the messages"
         }
     }
 }
@@ -58,6 +59,10 @@ package struct HintContext: Equatable, Sendable {
     package var hasSyncChanges = false
     /// Whether a program using the store reported which keys it read.
     package var hasCoverage = false
+    /// Whether a key, an orphan or an unregistered key is selected (its details can be shown whole).
+    package var hasDetails = false
+    /// Whether the message log holds any message.
+    package var hasMessages = false
 
     package init() {}
 }

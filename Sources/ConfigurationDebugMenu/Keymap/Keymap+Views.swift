@@ -12,11 +12,12 @@ extension Keymap {
         bind([.pageUp, .control("b")], .page(-1), "previous page"),
         bind(
             [.character("u")], .undo,
-            "undo the last change anyone made (asks if not this menu's)",
-            hint: "undo", priority: 10, when: { $0.canUndo }),
+            "undo the selected change (asks first; a later change of its key in the way: named, undone with it)",
+            hint: "undo this", priority: 10),
         bind(
             [.character("f")], .toggleHistoryFilter, "only the changes of the key selected in the list, or all",
             hint: "this key", priority: 20),
+        showMessages,
         closeView,
         bind([.character("H")], .closeView, "back to the key list"),
         bind([.character("?"), .function(1)], .help, "show this help", hint: "help", priority: 98),
@@ -38,6 +39,7 @@ extension Keymap {
         bind(
             [.character("s")], .saveScenarioAs, "save the current overrides as a new scenario (asks a name)",
             hint: "save as", priority: 30),
+        showMessages,
         closeView,
         bind([.character("?"), .function(1)], .help, "show this help", hint: "help", priority: 98),
         bind([.control("c")], .quit, "quit"),
@@ -51,6 +53,20 @@ extension Keymap {
             bind([.function(1)], .help, "show this help", hint: "help", priority: 98),
             bind([.control("c")], .quit, "quit"),
         ]
+
+    static let pager: [KeyBinding] = [
+        bind([.character("j"), .down], .move(1), "scroll down"),
+        bind([.character("k"), .up], .move(-1), "scroll up"),
+        bind([.pageDown, .character(" "), .control("f")], .page(1), "next page", hint: "more", priority: 20),
+        bind([.pageUp, .control("b")], .page(-1), "previous page"),
+        bind([.character("g"), .home], .top, "top"),
+        bind([.character("G"), .end], .bottom, "bottom"),
+        bind([.escape, .character("q")], .closeView, "close", hint: "close", priority: 10),
+        bind([.character("d")], .showDetails, "the selected key's details (d again: back)"),
+        bind([.character("L")], .showMessages, "the message log (L again: back)"),
+        bind([.character("?"), .function(1)], .help, "show this help", hint: "help", priority: 98),
+        bind([.control("c")], .quit, "quit"),
+    ]
 
     static let expiry: [KeyBinding] = [
         bind([.character("j"), .down], .move(1), "next choice"),

@@ -17,7 +17,13 @@ package enum Keymap {
         case .scenarios: scenarios
         case .prompting: prompting
         case .expiry: expiry
+        case .pager: pager
         }
+    }
+
+    /// The label of the first key bound to `action` in `context` (`d`), for texts that name it.
+    package static func keyLabel(for action: MenuAction, in context: KeymapContext) -> String? {
+        bindings(for: context).first { $0.action == action }?.keys.first?.label
     }
 
     /// The action for `event` in `context`, if any. Printable characters insert text in the text contexts.
@@ -33,7 +39,7 @@ package enum Keymap {
             return .click(x: x, y: y)
         case (.keys, .wheel(let delta, let x, let y)), (.modules, .wheel(let delta, let x, let y)):
             return .wheel(delta, x: x, y: y)
-        case (.picking, .wheel(let delta, _, _)), (.help, .wheel(let delta, _, _)),
+        case (.picking, .wheel(let delta, _, _)), (.help, .wheel(let delta, _, _)), (.pager, .wheel(let delta, _, _)),
             (.history, .wheel(let delta, _, _)), (.scenarios, .wheel(let delta, _, _)),
             (.expiry, .wheel(let delta, _, _)):
             return .move(delta)
@@ -76,6 +82,12 @@ package enum Keymap {
         KeyBinding(keys: keys, action: action, help: help, hint: hint, priority: priority)
     }
 
+    /// `L`, in every view with a footer.
+    static let showMessages = bind(
+        [.character("L")], .showMessages,
+        "the message log: every status, warning and error shown, whole",
+        hint: "messages", priority: 77, when: { $0.hasMessages })
+
     private static let quitKeys = [
         bind([.character("q")], .quit, "quit", hint: "quit", priority: 99),
         bind([.control("c")], .quit, "quit (works in every mode; asks first when an edit is unsaved)"),
@@ -96,6 +108,10 @@ package enum Keymap {
         bind(
             [.character("P")], .pruneExpired, "remove the expired overrides (marked ⊘; asks first)", hint: "prune",
             priority: 62, when: { $0.anyExpired }),
+        bind(
+            [.character("d")], .showDetails, "the selected key's whole details, in a pager (long notes, values)",
+            hint: "details", priority: 85, when: { $0.hasDetails }),
+        showMessages,
         bind(
             [.character("H")], .openHistory, "history of changes: who changed what, when (u undoes)",
             hint: "history", priority: 74),

@@ -122,4 +122,9 @@ package struct MenuData: Equatable, Sendable {
     package var expiredCount: Int {
         expiredKeyCount + orphans.reduce(0) { $0 + ($1.isExpired ? 1 : 0) }
     }
+
+    /// The keys (and orphans) whose stored override has expired.
+    package var expiredNames: [String] {
+        (statuses + orphans).filter(\.isExpired).map(\.name)
+    }
 }

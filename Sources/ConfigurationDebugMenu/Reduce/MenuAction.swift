@@ -74,6 +74,10 @@ package enum MenuAction: Equatable, Sendable {
     case pruneExpired
 
     // Views
+    /// Show the selected key's whole details in a pager (or close the pager showing them).
+    case showDetails
+    /// Show the message log: every status, warning and error shown, whole, newest first (or close it).
+    case showMessages
     /// Show the history of changes.
     case openHistory
     /// Show the scenarios folder.
@@ -132,24 +136,33 @@ package enum MenuAction: Equatable, Sendable {
     // Effect results
     /// New statuses for some keys, after a change by anyone (this menu, another process, the program).
     case refreshed(MenuDataUpdate)
-    /// A write finished.
+    /// A write finished (it is no longer pending).
     case writeSucceeded(OverrideWrite)
     /// What undoing the last recorded change would do (`nil`: nothing is recorded).
     case undoProposed(OverrideUndoProposal?)
-    /// An undo finished; the text says what was undone.
-    case undoSucceeded(String)
-    /// Expired overrides were removed (their keys).
-    case pruned([String])
+    /// What undoing the change chosen in the history would do (back to before it, when later changes of its keys
+    /// are in the way), and the undo that already undid it, if any; `nil`: it is no longer in the history.
+    case chosenUndoProposed(OverrideUndoProposal?, undoneBy: OverrideJournalRecord?)
+    /// An undo finished; the text says what was undone. `id` is its pending change.
+    case undoSucceeded(String, id: Int)
+    /// Expired overrides were removed (their keys). `id` is its pending change.
+    case pruned([String], id: Int)
     /// The scenarios folder was read.
     case scenariosLoaded(ScenarioListing)
-    /// A scenario was applied (its name).
-    case scenarioApplied(String)
+    /// A scenario was applied (its name). `id` is its pending change.
+    case scenarioApplied(String, id: Int)
     /// The overrides were saved as a scenario (its name).
     case scenarioSaved(String)
-    /// A write or an undo failed; the message says why. The old value stays.
-    case writeFailed(String)
-    /// `$EDITOR` returned this text for the key.
-    case externalEditFinished(key: Int, text: String)
+    /// A write or an undo failed; the message says why. The old value stays. `id` is its pending change (0: none).
+    case writeFailed(String, id: Int)
+    /// The store did not answer change `id` in time: whether it was made is unknown (the message says so). It stays
+    /// pending until the store answers again.
+    case writeUnanswered(String, id: Int)
+    /// The store answered again after change `id` went unanswered: whether it was `applied`, and what the store now
+    /// holds for its keys (`nil`: no override).
+    case writeSettled(id: Int, applied: Bool, now: [String: String?])
+    /// `$EDITOR` returned this text for the edit.
+    case externalEditFinished(ExternalEdit, text: String)
     /// `$EDITOR` could not be run.
     case externalEditFailed(String)
     /// A sync asked for with ``syncNow`` finished.
@@ -209,30 +222,37 @@ package struct MenuDataUpdate: Equatable, Sendable {
     }
 }
 
-/// Work the reducer asks the runtime to do; its outcome comes back as an action.
+/// Work the reducer asks the runtime to do; its outcome comes back as an action. The runtime does the work on the
+/// store off the input thread, one piece at a time in the order asked (a change waits for the one before it, and
+/// for the store to answer again after one it did not answer); each change carries the id of its pending change.
 package enum MenuEffect: Equatable, Sendable {
     /// Save a change to the overrides through the service (validated by each key), then report
-    /// ``MenuAction/writeSucceeded(_:)`` or ``MenuAction/writeFailed(_:)``.
+    /// ``MenuAction/writeSucceeded(_:)``, ``MenuAction/writeFailed(_:id:)``, or
+    /// ``MenuAction/writeUnanswered(_:id:)`` and later ``MenuAction/writeSettled(id:applied:now:)``.
     case write(OverrideWrite)
     /// Read the history and report what undoing its last change would do (``MenuAction/undoProposed(_:)``).
     case proposeUndo
-    /// Undo a recorded change through the service, then report ``MenuAction/undoSucceeded(_:)`` or
-    /// ``MenuAction/writeFailed(_:)`` (also when a key changed meanwhile).
-    case undo(OverrideUndoProposal)
-    /// Remove the expired overrides through the service, then report ``MenuAction/pruned(_:)``.
-    case pruneExpired
+    /// Read the history and report what undoing this change would do, found in it afresh
+    /// (``MenuAction/chosenUndoProposed(_:undoneBy:)``).
+    case proposeUndoOfChange(OverrideJournalRecord)
+    /// Undo a recorded change through the service, then report ``MenuAction/undoSucceeded(_:id:)`` or
+    /// ``MenuAction/writeFailed(_:id:)`` (also when a key changed meanwhile).
+    case undo(OverrideUndoProposal, id: Int)
+    /// Remove the expired overrides through the service, then report ``MenuAction/pruned(_:id:)``.
+    case pruneExpired(id: Int)
     /// Read the scenarios folder, then report ``MenuAction/scenariosLoaded(_:)``.
     case loadScenarios
     /// Put a scenario's entries in place (`nil` removes) as one change named after it, then report
-    /// ``MenuAction/scenarioApplied(_:)``.
-    case applyScenario(name: String, changes: [String: OverrideEntry?])
+    /// ``MenuAction/scenarioApplied(_:id:)``.
+    case applyScenario(name: String, changes: [String: OverrideEntry?], id: Int)
     /// Save the current overrides as a new scenario file, then report ``MenuAction/scenarioSaved(_:)``.
     case saveScenario(name: String)
     /// Replace the note of a key's override (its value and other metadata kept), then report
-    /// ``MenuAction/writeSucceeded(_:)`` or ``MenuAction/writeFailed(_:)``.
-    case note(key: String, note: String?)
-    /// Leave the terminal, run `$EDITOR` on `text`, come back, and report the result.
-    case openExternalEditor(key: Int, text: String)
+    /// ``MenuAction/writeSucceeded(_:)`` or ``MenuAction/writeFailed(_:id:)``.
+    case note(key: String, note: String?, id: Int)
+    /// Leave the terminal, run `$EDITOR` on the edit's text, come back, read what changed meanwhile, and report
+    /// the result.
+    case openExternalEditor(ExternalEdit)
     /// Sync the server values (in the background), then report ``MenuAction/syncFinished(_:)``.
     case syncServerValues
     /// Leave the menu.

@@ -75,11 +75,14 @@ extension MenuReducer {
                 nothingSelected(&state)
                 break
             }
+            let startedFrom = overrideValue(state, key)
             switch state.data.table.keys[key].descriptor.control {
             case .json:
-                return [.openExternalEditor(key: key, text: JSONWriter.pretty(currentText(state, key)))]
+                let text = JSONWriter.pretty(currentText(state, key))
+                return [.openExternalEditor(ExternalEdit(key: key, text: text, startedFrom: startedFrom))]
             case .text, .number:
-                return [.openExternalEditor(key: key, text: currentText(state, key))]
+                let text = currentText(state, key)
+                return [.openExternalEditor(ExternalEdit(key: key, text: text, startedFrom: startedFrom))]
             case .toggle, .picker:
                 state.inform("$EDITOR edits text, number and JSON values; press Enter here")
             }
@@ -102,6 +105,10 @@ extension MenuReducer {
             openExpiry(&state)
         case .pruneExpired:
             askToPrune(&state)
+        case .showDetails:
+            showDetails(&state)
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: .browsing))
         case .openHistory:
             openHistory(&state)
         case .openScenarios:
@@ -122,6 +129,19 @@ extension MenuReducer {
         return []
     }
 
+    /// `d`: the selected key's whole details in a pager.
+    static func showDetails(_ state: inout MenuState) {
+        guard
+            let subject = DetailsPane.subject(
+                data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
+                unregistered: state.list.selectedUnregistered)
+        else {
+            state.inform("No key selected")
+            return
+        }
+        state.mode = .paging(Pager(.details(subject), returnTo: .browsing))
+    }
+
     static func nothingSelected(_ state: inout MenuState) {
         state.inform(
             state.selectedOrphan != nil ? "This key is not in the catalog; r removes its override" : "No key selected")
@@ -134,22 +154,42 @@ extension MenuReducer {
         switch descriptor.control {
         case .toggle:
             let strings = descriptor.toggleStrings
-            return set(&state, key: key, value: state.data.statuses[key].value == strings.on ? strings.off : strings.on)
+            return set(&state, key: key, value: effectiveValue(state, key) == strings.on ? strings.off : strings.on)
         case .picker(let choices):
-            let currentIndex = choices.firstIndex { $0.value == state.data.statuses[key].value }
+            let currentIndex = choices.firstIndex { $0.value == effectiveValue(state, key) }
             state.mode = .picking(Picker(key: key, choices: choices, current: currentIndex))
         case .text, .number:
             state.mode = .editing(ValueEditor(key: key, text: current, validation: validate(state, key, current)))
         case .json:
-            state.mode = .editingJSON(
-                JSONEditor(key: key, text: JSONWriter.pretty(current), validation: validate(state, key, current)))
+            var editor = JSONEditor(
+                key: key, text: JSONWriter.pretty(current), validation: validate(state, key, current))
+            editor.startedFrom = overrideValue(state, key)
+            state.mode = .editingJSON(editor)
         }
         return []
     }
 
-    /// The text an editor starts from: the effective value (the default's wire string for a default).
+    /// The text an editor starts from: the effective value (the default's wire string for a default); while a change
+    /// of the key is pending, the value it asks for.
     static func currentText(_ state: MenuState, _ key: Int) -> String {
-        state.data.statuses[key].value ?? state.data.table.keys[key].descriptor.defaultValueString ?? ""
+        effectiveValue(state, key) ?? state.data.table.keys[key].descriptor.defaultValueString ?? ""
+    }
+
+    /// The key's value as the menu shows it: the value a pending change asks for (a removed override: the server
+    /// value the key accepts, or the default), else the value now.
+    static func effectiveValue(_ state: MenuState, _ key: Int) -> String? {
+        state.shownValue(ofKey: key)
+    }
+
+    /// The key's override value (`nil`: none), the one a pending change asks for first: what an edit starts from,
+    /// to tell later whether another process changed it.
+    static func overrideValue(_ state: MenuState, _ key: Int) -> String? {
+        state.pendingValue(of: state.data.statuses[key].name).map(\.value) ?? state.data.statuses[key].override?.value
+    }
+
+    /// The key's value now, as a question or a warning names it: the override, or the value once it was removed.
+    static func valueNow(_ state: MenuState, _ key: Int) -> String {
+        state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
     }
 
     /// The module `S` acts on: the one highlighted in the module pane, or the selected key's module in the list.

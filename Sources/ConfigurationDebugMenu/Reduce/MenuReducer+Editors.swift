@@ -38,7 +38,12 @@ extension MenuReducer {
             editor.expiry = nextExpiry(after: editor.expiry)
             state.mode = .editingJSON(editor)
         case .externalEdit:
-            return [.openExternalEditor(key: editor.key, text: editor.text)]
+            return [
+                .openExternalEditor(
+                    ExternalEdit(
+                        key: editor.key, text: editor.text, startedFrom: editor.startedFrom,
+                        changedElsewhere: editor.changedElsewhere, expiry: editor.expiry))
+            ]
         case .help:
             state.mode = .help(HelpScreen(context: .editingJSON, returnTo: state.mode))
         default:
@@ -90,24 +95,51 @@ extension MenuReducer {
         }
     }
 
-    /// `$EDITOR` came back: a valid text is saved; an invalid one stays in the menu's editor with the reason, so
-    /// nothing typed is lost.
-    static func finishExternalEdit(_ state: inout MenuState, key: Int, text: String) -> [MenuEffect] {
+    /// `$EDITOR` came back: a text it left unchanged saves nothing; a valid one is saved, after asking when another
+    /// process changed the key since the edit started; an invalid one stays in the menu's editor with the reason,
+    /// so nothing typed is lost.
+    static func finishExternalEdit(_ state: inout MenuState, _ edit: ExternalEdit, text: String) -> [MenuEffect] {
         var text = text
         while text.hasSuffix("\n") { text.removeLast() }
+        let key = edit.key
+        if text == edit.text {
+            // The mode is the one the edit started from: browsing, or the JSON editor it continued.
+            state.inform("Nothing saved: the text came back from $EDITOR unchanged")
+            return []
+        }
+        let theirs =
+            edit.changedElsewhere ?? (overrideValue(state, key) != edit.startedFrom ? valueNow(state, key) : nil)
         let validation = validate(state, key, text)
-        if case .valid(let canonical) = validation {
-            state.mode = .browsing
-            return set(&state, key: key, value: canonical)
-        }
+        let editor: MenuState.Mode
         if state.data.table.keys[key].descriptor.control == .json {
-            state.mode = .editingJSON(JSONEditor(key: key, text: text, validation: validation))
+            var json = JSONEditor(key: key, text: text, validation: validation)
+            json.original = edit.text
+            json.startedFrom = edit.startedFrom
+            json.changedElsewhere = theirs
+            json.expiry = edit.expiry
+            editor = .editingJSON(json)
         } else {
-            state.mode = .editing(
-                ValueEditor(key: key, text: text.replacingOccurrences(of: "\n", with: " "), validation: validation))
+            var line = ValueEditor(
+                key: key, text: text.replacingOccurrences(of: "\n", with: " "), validation: validation)
+            line.original = edit.text
+            line.changedElsewhere = theirs
+            line.expiry = edit.expiry
+            editor = .editing(line)
         }
-        if case .invalid(let reason) = validation { state.fail("not saved: \(reason)") }
-        return []
+        switch validation {
+        case .valid(let canonical):
+            if let theirs {
+                let name = state.data.table.keys[key].descriptor.name
+                state.mode = .confirming(.overwrite(key: name, theirs: theirs, editor: editor))
+                return []
+            }
+            state.mode = .browsing
+            return set(&state, key: key, value: canonical, expiry: edit.expiry)
+        case .invalid(let reason):
+            state.mode = editor
+            state.fail("not saved: \(reason)")
+            return []
+        }
     }
 
     /// `text` checked with the key's own decoding. For JSON keys, a syntax error is reported with its line and
@@ -135,8 +167,11 @@ extension MenuReducer {
         case .editSave:
             state.mode = .browsing
             guard editor.isChanged, currentOverride(state, editor.name) != nil else { return [] }
-            let note = editor.field.string
-            return [.note(key: editor.name, note: note.isEmpty ? nil : note)]
+            let note = editor.field.string.isEmpty ? nil : editor.field.string
+            let summary = note.map { "note of \(editor.name): \($0)" } ?? "note of \(editor.name) removed"
+            let value = currentOverride(state, editor.name)?.value
+            let id = state.beginChange(summary: summary, values: [editor.name: value])
+            return [.note(key: editor.name, note: note, id: id)]
         case .editCancel:
             if editor.isChanged {
                 state.mode = .confirming(.discardEdit(key: "the note of " + editor.name, editor: state.mode))

@@ -54,15 +54,14 @@ extension MenuReducer {
     /// A write of the key's current override value with a new expiry.
     static func expire(_ state: inout MenuState, key: Int, _ choice: ExpiryChoice) -> [MenuEffect] {
         let name = state.data.table.keys[key].descriptor.name
-        guard let value = state.data.statuses[key].override?.value else {
+        guard let value = overrideValue(state, key) else {
             state.inform("\(name) has no override to expire")
             return []
         }
         return [
-            .write(
-                OverrideWrite(
-                    changes: [.init(key: name, value: value)], summary: "\(name) = \(value)",
-                    expiry: choice))
+            write(
+                &state,
+                OverrideWrite(changes: [.init(key: name, value: value)], summary: "\(name) = \(value)", expiry: choice))
         ]
     }
 
@@ -92,9 +91,21 @@ extension MenuReducer {
         case .closeView:
             state.mode = .browsing
         case .undo:
-            return undo(&state)
+            // The selected change, not the newest: the runtime reads the history afresh and proposes it.
+            guard state.data.history.isKept else {
+                state.inform("This store keeps no history, so there is nothing to undo")
+                break
+            }
+            let rows = view.rows(state.data.history)
+            guard rows.indices.contains(view.selection) else {
+                state.inform("No change selected")
+                break
+            }
+            return [.proposeUndoOfChange(rows[view.selection])]
         case .help:
             state.mode = .help(HelpScreen(context: .history, returnTo: state.mode))
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: state.mode))
         case .toggleHistoryFilter where view.key == nil:
             state.inform("Select a key in the list first; f then shows only its changes")
         default:
@@ -125,6 +136,8 @@ extension MenuReducer {
             state.mode = .browsing
         case .help:
             state.mode = .help(HelpScreen(context: .scenarios, returnTo: state.mode))
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: state.mode))
         case .saveScenarioAs:
             state.mode = .prompting(Prompt(purpose: .scenarioName, returnTo: .scenarios(view)))
         case .activate:

@@ -7,10 +7,12 @@ extension MenuReducer {
     static let changeMarkSeconds = 5.0
 
     /// Applies refreshed statuses, orphans, the store problem and the server status, and marks changes made
-    /// elsewhere.
+    /// elsewhere. A key that now holds what a pending change of the menu's asks for was changed by the menu, not
+    /// elsewhere (its own change arriving, late or through a watch); a change the store had not answered is then
+    /// saved.
     static func apply(_ update: MenuDataUpdate, to state: inout MenuState) {
         var update = update
-        update.changedElsewhere = visiblyChanged(update, in: state)
+        update.changedElsewhere = visiblyChanged(update, in: state).filter { !isPendingArrival($0, update, state) }
         // An override whose time came (or whose server value changed) expired here, not in another process.
         let expired = update.changedElsewhere.filter { name in
             guard let index = state.data.table.index(of: name), let new = update.statuses[index] else { return false }
@@ -18,6 +20,7 @@ extension MenuReducer {
                 && new.override == state.data.statuses[index].override
         }
         update.changedElsewhere.subtract(expired)
+        let before = state.problems
         for (index, status) in update.statuses where state.data.statuses.indices.contains(index) {
             state.data.setStatus(status, at: index)
         }
@@ -26,7 +29,15 @@ extension MenuReducer {
         state.data.liveReloadProblem = update.liveReloadProblem
         if let syncChanges = update.syncChanges { state.data.syncChanges = syncChanges }
         if let coverage = update.coverage { state.data.coverage = coverage }
-        if let history = update.history { state.data.history = history }
+        if let history = update.history {
+            if case .history(var view) = state.mode {
+                view.follow(
+                    from: state.data.history, to: history,
+                    visibleRows: HistoryView.listRows(in: state.layout.body).height)
+                state.mode = .history(view)
+            }
+            state.data.history = history
+        }
         state.clock = max(state.clock, update.time)
         if let server = update.server {
             let showed = state.data.showsServerLine
@@ -35,11 +46,15 @@ extension MenuReducer {
             if showed != state.data.showsServerLine { state.list.keepVisible(visibleRows: state.visibleKeyRows) }
         }
         state.refreshList()
+        state.logProblems(since: before)
         if let name = expired.sorted().first {
             state.inform(
                 (expired.count == 1 ? "Expired: \(name)" : "Expired: \(expired.count) overrides")
                     + " (no longer applied; P removes expired overrides)")
         }
+        let updated = Set(update.statuses.keys.map { state.data.table.keys[$0].descriptor.name })
+            .union(update.orphans.map(\.name))
+        settleArrivals(&state, updated: updated)
         guard !update.changedElsewhere.isEmpty else { return }
         for name in update.changedElsewhere { state.changedElsewhere[name] = update.time }
         let shown = update.changedElsewhere.sorted()
@@ -65,6 +80,31 @@ extension MenuReducer {
         }
     }
 
+    /// Whether the key or orphan named `name` now holds, in `update`, the override value a pending change of the
+    /// menu's asks for.
+    static func isPendingArrival(_ name: String, _ update: MenuDataUpdate, _ state: MenuState) -> Bool {
+        guard let pending = state.pendingValue(of: name) else { return false }
+        let now: OverrideEntry?
+        if let index = state.data.table.index(of: name) {
+            now = update.statuses[index]?.override ?? state.data.statuses[index].override
+        } else {
+            now = update.orphans.first { $0.name == name }?.override
+        }
+        return now?.value == pending.value
+    }
+
+    /// Ends the unanswered changes whose every key now holds what they asked for, when a refresh brought one of
+    /// them (`updated`): they were saved after all.
+    static func settleArrivals(_ state: inout MenuState, updated: Set<String>) {
+        for change in state.pending
+        where change.unanswered != nil && change.values.keys.contains(where: updated.contains) {
+            let arrived = change.values.allSatisfy { name, value in currentOverride(state, name)?.value == value }
+            if arrived {
+                settle(&state, change.id, applied: true, now: change.values)
+            }
+        }
+    }
+
     /// The keys of `update.changedElsewhere` whose change shows: their status (or orphaned override) differs from
     /// what the menu shows. A late notice of the menu's own save (a watcher reading the file back) changes none of
     /// them and is not reported as a change made elsewhere.
@@ -82,6 +122,6 @@ extension MenuReducer {
     private static func changedValue(_ state: MenuState, _ key: Int, _ update: MenuDataUpdate) -> String? {
         let name = state.data.table.keys[key].descriptor.name
         guard update.changedElsewhere.contains(name) else { return nil }
-        return state.data.statuses[key].override?.value ?? "\(state.data.statuses[key].value ?? "—") (override removed)"
+        return valueNow(state, key)
     }
 }

@@ -20,14 +20,30 @@ package enum MenuReducer {
             apply(update, to: &state)
             return []
         case .writeSucceeded(let write):
+            state.endChange(write.id)
             state.inform("Saved: \(write.summary)" + (write.expiry.map { "; expires: \($0.title)" } ?? ""))
+            return []
+        case .writeUnanswered(let message, let id):
+            guard let index = state.pending.firstIndex(where: { $0.id == id }) else { return [] }
+            state.pending[index].unanswered = message
+            let store = storeName(state)
+            state.fail(
+                "\(store) did not answer: \(state.pending[index].summary) may still arrive; checked again when "
+                    + "\(store) answers")
+            return []
+        case .writeSettled(let id, let applied, let now):
+            settle(&state, id, applied: applied, now: now)
             return []
         case .undoProposed(let proposal):
             return proposeUndo(&state, proposal)
-        case .undoSucceeded(let summary):
+        case .chosenUndoProposed(let proposal, let undo):
+            return proposeChosenUndo(&state, proposal, undoneBy: undo)
+        case .undoSucceeded(let summary, let id):
+            state.endChange(id)
             state.inform("Undone: \(summary)")
             return []
-        case .pruned(let keys):
+        case .pruned(let keys, let id):
+            state.endChange(id)
             state.inform(
                 keys.isEmpty
                     ? "No expired overrides" : "Removed \(keys.count) expired override\(keys.count == 1 ? "" : "s")")
@@ -39,23 +55,32 @@ package enum MenuReducer {
                 state.mode = .scenarios(view)
             }
             return []
-        case .scenarioApplied(let name):
+        case .scenarioApplied(let name, let id):
+            state.endChange(id)
             state.inform("Applied scenario \(name) (u undoes it)")
             return []
         case .scenarioSaved(let name):
             state.inform("Saved the overrides as scenario \(name)")
             return [.loadScenarios]
-        case .writeFailed(let message):
+        case .writeFailed(let message, let id):
+            state.endChange(id)
             state.fail("not saved: \(message)")
             return []
-        case .externalEditFinished(let key, let text):
-            return finishExternalEdit(&state, key: key, text: text)
+        case .externalEditFinished(let edit, let text):
+            return finishExternalEdit(&state, edit, text: text)
         case .externalEditFailed(let message):
             state.fail(message)
             return []
         case .quit:
             if let name = unsavedEdit(state) {
                 state.mode = .confirming(.quitDiscardingEdit(key: name, editor: state.mode))
+                return []
+            }
+            if !state.pending.isEmpty, !state.mode.isAskingToQuit {
+                state.mode = .confirming(
+                    .quitWithPendingChanges(
+                        count: state.pending.count, unanswered: state.pending.contains { $0.unanswered != nil },
+                        returnTo: state.mode))
                 return []
             }
             return [.quit]
@@ -89,6 +114,7 @@ package enum MenuReducer {
         case .scenarios(let view): return scenarios(&state, view, action)
         case .prompting(let prompt): return answer(&state, prompt, action)
         case .choosingExpiry(let menu): return chooseExpiry(&state, menu, action)
+        case .paging(let pager): return page(&state, pager, action)
         }
     }
 
@@ -125,6 +151,31 @@ package enum MenuReducer {
         return []
     }
 
+    // MARK: Pager
+
+    private static func page(_ state: inout MenuState, _ pager: Pager, _ action: MenuAction) -> [MenuEffect] {
+        var pager = pager
+        switch action {
+        case .closeView:
+            state.mode = pager.returnTo
+        case .help:
+            state.mode = .help(HelpScreen(context: .pager, returnTo: state.mode))
+        case .showMessages where pager.content == .messages, .showDetails where pager.content != .messages:
+            state.mode = pager.returnTo
+        case .showMessages:
+            state.mode = .paging(Pager(.messages, returnTo: pager.returnTo))
+        case .showDetails:
+            showDetails(&state)
+            if case .paging(var details) = state.mode {
+                details.returnTo = pager.returnTo
+                state.mode = .paging(details)
+            }
+        default:
+            if pager.update(action, state: state) { state.mode = .paging(pager) }
+        }
+        return []
+    }
+
     // MARK: Picker and confirmation
 
     private static func pick(_ state: inout MenuState, _ picker: Picker, _ action: MenuAction) -> [MenuEffect] {
@@ -142,7 +193,7 @@ package enum MenuReducer {
             return []
         case .choose(let choice):
             state.mode = .browsing
-            if picker.selected == picker.current, state.data.statuses[picker.key].source == .overridden {
+            if picker.selected == picker.current, overrideValue(state, picker.key) != nil {
                 state.inform("Unchanged: \(choice.title)")
                 return []
             }
@@ -170,8 +221,10 @@ package enum MenuReducer {
         case (.discardEdit(let key, _), .confirm):
             state.mode = .browsing
             state.inform("Discarded your changes to \(key)")
-        case (.quitDiscardingEdit, .confirm):
+        case (.quitDiscardingEdit, .confirm), (.quitWithPendingChanges, .confirm):
             return [.quit]
+        case (.quitWithPendingChanges(_, _, let returnTo), .cancel):
+            state.mode = returnTo
         case (.overwrite, .confirm):
             switch confirmation {
             case .overwrite(_, _, .editing(var editor)):
@@ -188,21 +241,26 @@ package enum MenuReducer {
         case (.discardEdit(_, let editor), .cancel), (.quitDiscardingEdit(_, let editor), .cancel),
             (.overwrite(_, _, let editor), .cancel):
             state.mode = editor
-        case (.undo(let proposal, _), .confirm):
-            state.mode = .browsing
-            return [.undo(proposal)]
-        case (.undo(_, let own), .cancel):
-            state.mode = .browsing
+        case (.undo(let proposal, _, let returnTo), .confirm):
+            state.mode = returnTo
+            return [undoEffect(&state, proposal)]
+        case (.undo(_, let own, let returnTo), .cancel):
+            state.mode = returnTo
             state.inform(own ? "Nothing was undone" : "Nothing was undone; their change stays")
         case (.pruneExpired, .confirm):
             state.mode = .browsing
-            return [.pruneExpired]
+            let expired = state.data.expiredNames
+            let id = state.beginChange(
+                summary: "expired overrides removed",
+                values: Dictionary(uniqueKeysWithValues: expired.map { ($0, nil) }))
+            return [.pruneExpired(id: id)]
         case (.pruneExpired, .cancel):
             state.mode = .browsing
             state.inform("The expired overrides stay (not applied)")
         case (.applyScenario(let name, _, let changes, let view), .confirm):
             state.mode = .scenarios(view)
-            return [.applyScenario(name: name, changes: changes)]
+            let id = state.beginChange(summary: "scenario \(name) applied", values: changes.mapValues { $0?.value })
+            return [.applyScenario(name: name, changes: changes, id: id)]
         case (.applyScenario(_, _, _, let view), .cancel):
             state.mode = .scenarios(view)
             state.inform("Nothing was applied")

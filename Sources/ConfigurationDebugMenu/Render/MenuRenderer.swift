@@ -59,6 +59,11 @@ package struct MenuRenderer: Sendable {
             view.draw(into: &grid, in: state.layout.body, current: state.data.currentOverrides, theme: theme)
             Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
             return
+        case .paging(let pager):
+            drawTop(state, into: &grid, theme: theme)
+            pager.draw(into: &grid, state: state, theme: theme)
+            Footer.draw(into: &grid, in: state.layout.footer, state: state, theme: theme)
+            return
         default:
             break
         }
@@ -71,9 +76,10 @@ package struct MenuRenderer: Sendable {
                 into: &grid, in: layout.modules, data: state.data, selected: ModulePane.index(of: state.filters.scope),
                 focused: state.focus == .modules && state.mode == .browsing, theme: theme)
         }
+        let pending = state.pendingMarks
         state.list.draw(
             into: &grid, in: layout.keys, data: state.data, filters: state.filters, active: listActive,
-            changedElsewhere: state.changedElsewhere, theme: theme)
+            changedElsewhere: state.changedElsewhere, pending: pending, theme: theme)
         if case .editing(let editor) = state.mode {
             editor.draw(into: &grid, in: layout.details, data: state.data, theme: theme)
         } else if case .editingNote(let editor) = state.mode {
@@ -81,7 +87,7 @@ package struct MenuRenderer: Sendable {
         } else {
             DetailsPane.draw(
                 into: &grid, in: layout.details, data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
-                unregistered: state.list.selectedUnregistered, theme: theme)
+                unregistered: state.list.selectedUnregistered, pending: pending, theme: theme)
         }
         if case .filtering(let bar) = state.mode {
             bar.draw(into: &grid, in: layout.footer, state: state, theme: theme)
@@ -95,14 +101,14 @@ package struct MenuRenderer: Sendable {
         case .picking(let picker): picker.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
         case .confirming(let confirmation): confirmation.draw(into: &grid, on: layout.screen, theme: theme)
         case .choosingExpiry(let menu): menu.draw(into: &grid, on: layout.screen, data: state.data, theme: theme)
-        case .browsing, .filtering, .editing, .editingNote, .help, .history, .scenarios, .prompting: break
+        case .browsing, .filtering, .editing, .editingNote, .help, .history, .scenarios, .prompting, .paging: break
         }
     }
 
     /// The title bar and, when shown, the server line.
     private func drawTop(_ state: MenuState, into grid: inout ScreenGrid, theme: MenuTheme) {
         let layout = state.layout
-        TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, theme: theme)
+        TitleBar.draw(into: &grid, in: layout.titleBar, data: state.data, context: state.keymapContext, theme: theme)
         if layout.showsServerLine, let server = state.data.server {
             ServerLine.draw(into: &grid, in: layout.serverLine, display: server, clock: state.clock, theme: theme)
         }

@@ -12,7 +12,8 @@ public import ServiceConfiguration
 /// ```
 ///
 /// Every change goes through the service (and its override store, if it has one) before the screen shows it as
-/// done; changes other processes make to the store appear within a second without a key press.
+/// done — off the keyboard's thread, the row marked `saving…` until the store answers; changes other processes make
+/// to the store appear within a second without a key press.
 public final class ConfigurationDebugMenu {
     /// How the menu looks and listens.
     public struct Options: Sendable {

@@ -15,8 +15,8 @@ import Foundation
 struct ExternalEditor {
     let terminal: any TerminalDevice
 
-    /// Edits `text` (the value of the key named `name`) and returns the outcome for key index `key`.
-    func edit(key: Int, text: String, name: String) -> MenuAction {
+    /// Runs the editor on `edit`'s text (the value of the key named `name`) and returns the outcome.
+    func edit(_ edit: ExternalEdit, name: String) -> MenuAction {
         let environment = ProcessInfo.processInfo.environment
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-\(UUID().uuidString)")
@@ -25,14 +25,14 @@ struct ExternalEditor {
             try FileManager.default.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             defer { try? FileManager.default.removeItem(at: folder) }
-            try Data((text + "\n").utf8).write(to: file)
+            try Data((edit.text + "\n").utf8).write(to: file)
             let status = try terminal.suspend {
                 try Self.runInForeground(["/bin/sh", "-c", "\(editor) \"$1\"", "editor", file.path])
             }
             guard status == 0 else {
                 return .externalEditFailed("\(editor) exited with status \(status); nothing was saved")
             }
-            return .externalEditFinished(key: key, text: String(decoding: try Data(contentsOf: file), as: UTF8.self))
+            return .externalEditFinished(edit, text: String(decoding: try Data(contentsOf: file), as: UTF8.self))
         } catch {
             return .externalEditFailed("cannot run \(editor): \(error)")
         }

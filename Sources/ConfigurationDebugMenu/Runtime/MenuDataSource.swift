@@ -11,9 +11,14 @@ final class MenuDataSource: Sendable {
     let serverSync: (any ServerValuesSyncing)?
     /// The folder of scenarios, if there is one.
     let scenariosFolder: URL?
-    private let pending = Locked<Set<String>>([])
-    /// Keys the menu itself changed since the last update; every other change came from elsewhere.
-    private let own = Locked<Set<String>>([])
+    /// Keys that changed since the last update, and those of them the menu itself changed (every other change came
+    /// from elsewhere), under one lock: the store worker marks its own changes while the loop takes updates.
+    private let pending = Locked(ChangedKeys())
+
+    private struct ChangedKeys: Sendable {
+        var all: Set<String> = []
+        var own: Set<String> = []
+    }
     /// Keys to show again without counting as changed: those a new last server change marks or unmarks.
     private let remarked = Locked<Set<String>>([])
     /// The server status last observed, to find the keys a new status marks or unmarks.
@@ -52,8 +57,8 @@ final class MenuDataSource: Sendable {
         self.scenariosFolder = scenariosFolder
         let pending = self.pending
         var observations = [
-            service.observe { names in pending.withLock { $0.formUnion(names) } },
-            service.overrideStore.observe { change in pending.withLock { $0.formUnion(change.changedKeys) } },
+            service.observe { names in pending.withLock { $0.all.formUnion(names) } },
+            service.overrideStore.observe { change in pending.withLock { $0.all.formUnion(change.changedKeys) } },
         ]
         if let serverSync {
             let observedServer = self.observedServer
@@ -75,7 +80,7 @@ final class MenuDataSource: Sendable {
 
     /// Everything, for the first frame.
     func initialData(label: String) -> MenuData {
-        pending.withLock { $0.removeAll() }
+        pending.withLock { $0 = ChangedKeys() }
         remarked.withLock { $0.removeAll() }
         shownProblems.withLock { $0 = StoreProblems(service.overrideStore) }
         var data = MenuData(
@@ -95,8 +100,10 @@ final class MenuDataSource: Sendable {
     /// value): they are refreshed, and not reported as changed elsewhere.
     func markChanged(_ names: some Sequence<String>) {
         let names = Set(names)
-        pending.withLock { $0.formUnion(names) }
-        own.withLock { $0.formUnion(names) }
+        pending.withLock { keys in
+            keys.all.formUnion(names)
+            keys.own.formUnion(names)
+        }
     }
 
     /// The previous server value of each key the last server sync changed.
@@ -129,14 +136,12 @@ final class MenuDataSource: Sendable {
 
     /// The statuses of the keys that changed since the last call, or `nil` if nothing did.
     func takeUpdate() -> MenuDataUpdate? {
-        var names = pending.withLock { names -> Set<String> in
-            defer { names.removeAll() }
-            return names
+        let changed = pending.withLock { keys -> ChangedKeys in
+            defer { keys = ChangedKeys() }
+            return keys
         }
-        let mine = own.withLock { own -> Set<String> in
-            defer { own.removeAll() }
-            return own
-        }
+        var names = changed.all
+        let mine = changed.own
         let shownAgain = remarked.withLock { remarked -> Set<String> in
             defer { remarked.removeAll() }
             return remarked

@@ -6,36 +6,49 @@ struct MenuLoop {
     let source: MenuDataSource
     let terminal: any TerminalDevice
     let label: String
+    /// Where work on the store happens, off the input thread.
+    let worker: StoreWorker
+
+    init(source: MenuDataSource, terminal: any TerminalDevice, label: String) {
+        self.source = source
+        self.terminal = terminal
+        self.label = label
+        worker = StoreWorker(source: source)
+    }
 
     /// The most input events handled before the screen is drawn again (a paste arrives as many).
     static let batchLimit = 100_000
 
     func run() {
         let size = terminal.size
-        var state = MenuState(data: source.initialData(label: label), width: size.width, height: size.height)
+        var state = MenuState(
+            data: source.initialData(label: label), width: size.width, height: size.height,
+            wallClockOffset: Date().timeIntervalSince1970 - ProcessInfo.processInfo.systemUptime)
+        _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
         let renderer = MenuRenderer(colors: terminal.supportsColor)
         terminal.draw(renderer.render(state))
         while !terminal.stopRequested {
             var events: [KeyEvent] = []
-            if let first = terminal.nextEvent(timeout: 200) {
+            // While the store works, results are looked for often, so a fast store's answer shows at once.
+            if let first = terminal.nextEvent(timeout: worker.isBusy ? 20 : 200) {
                 events.append(first)
                 // Everything already typed or pasted is handled before one redraw.
                 while events.count < Self.batchLimit, let next = terminal.nextEvent(timeout: 0) { events.append(next) }
             }
             var changed = !events.isEmpty
+            // The clock first: what the keys and the results show is logged at the time they are shown.
+            let marks = state.changedElsewhere
+            let line = state.data.server.map { ServerLine.text($0, clock: state.clock) }
+            _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
+            changed =
+                changed || marks != state.changedElsewhere
+                || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
             if !handle(events, on: &state) { return }
-            if !state.changedElsewhere.isEmpty || state.data.showsServerLine {
-                let marks = state.changedElsewhere
-                let line = state.data.server.map { ServerLine.text($0, clock: state.clock) }
-                _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
-                changed =
-                    changed || marks != state.changedElsewhere
-                    || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
-            }
-            if let update = source.takeUpdate() {
-                changed = true
-                if !perform([.refreshed(update)], on: &state) { return }
-            }
+            // A fast store answers within a frame: the outcome is drawn in place of a flash of "saving…".
+            if changed, worker.isBusy { worker.waitUntilIdle(timeout: 0.1) }
+            let (reported, open) = takeWorkResults(on: &state)
+            guard open else { return }
+            changed = changed || reported
             // After the refresh, so a sync asked for here reports its own outcome (its values are applied first).
             let outcomes = source.takeSyncOutcomes()
             if !outcomes.isEmpty {
@@ -75,129 +88,57 @@ struct MenuLoop {
         }
     }
 
-    /// Runs actions and the effects they ask for, until none are left; false when the menu should close.
+    /// Runs actions and the effects they ask for, until none are left; false when the menu should close. Work on
+    /// the store goes to the ``StoreWorker``; its outcomes come back through ``takeWorkResults(on:)``.
     func perform(_ actions: [MenuAction], on state: inout MenuState) -> Bool {
         var queue = actions
         while !queue.isEmpty {
             let action = queue.removeFirst()
             for effect in MenuReducer.reduce(&state, action) {
+                if worker.submit(effect) { continue }
                 switch effect {
                 case .quit:
                     return false
-                case .write(let write):
-                    queue.append(save(write))
-                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
-                case .note(let key, let note):
-                    queue.append(saveNote(note, for: key))
-                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
-                case .proposeUndo:
-                    let store = source.service.overrideStore
-                    queue.append(.undoProposed(store.history().undoProposal(current: store.entries)))
-                case .undo(let proposal):
-                    queue.append(undo(proposal))
-                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
-                case .pruneExpired:
-                    queue.append(prune())
-                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
                 case .loadScenarios:
                     queue.append(.scenariosLoaded(ScenarioFolder.read(source.scenariosFolder)))
-                case .applyScenario(let name, let changes):
-                    queue.append(apply(name, changes))
-                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
-                case .saveScenario(let name):
-                    queue.append(saveScenario(name))
                 case .syncServerValues:
                     source.startSync()
-                case .openExternalEditor(let key, let text):
-                    queue.append(
-                        ExternalEditor(terminal: terminal).edit(
-                            key: key, text: text, name: state.data.table.keys[key].descriptor.name))
+                case .openExternalEditor(let edit):
+                    let name = state.data.table.keys[edit.key].descriptor.name
+                    let outcome = ExternalEditor(terminal: terminal).edit(edit, name: name)
+                    // What other processes changed while the editor ran is shown first, so saving can ask.
+                    if source.service.overrideStore.localFileURL != nil { source.service.overrideStore.reload() }
+                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
+                    queue.append(outcome)
+                default:
+                    break
                 }
             }
         }
         return true
     }
 
-    /// Saves new values through the service, each validated by its key (one value with an expiry: that rule).
-    private func save(_ write: OverrideWrite) -> MenuAction {
-        var changes: [String: String?] = [:]
-        for change in write.changes { changes[change.key] = change.value }
-        do {
-            if let choice = write.expiry, write.changes.count == 1, let value = write.changes[0].value {
-                try source.service.setOverride(
-                    rawValue: value, forKeyNamed: write.changes[0].key, note: nil, expiry: choice.expiry(now: Date()))
-            } else {
-                try source.service.updateOverrides(changes, validate: true)
-            }
-            source.markChanged(changes.keys)
-            return .writeSucceeded(write)
-        } catch {
-            return .writeFailed("\(error)")
-        }
+    /// Gives the reducer what the store worker reported, then what changed in the store; returns whether anything
+    /// was reported, and false in `open` when the menu should close.
+    func takeWorkResults(on state: inout MenuState) -> (reported: Bool, open: Bool) {
+        let results = worker.takeResults()
+        var actions = results
+        if let update = source.takeUpdate() { actions.append(.refreshed(update)) }
+        guard !actions.isEmpty else { return (false, true) }
+        return (true, perform(actions, on: &state))
     }
 
-    /// Replaces the note of `key`'s override, keeping its value and other metadata, through the service (refused if
-    /// another process changed the override meanwhile).
-    private func saveNote(_ note: String?, for key: String) -> MenuAction {
-        guard let original = source.service.overrideStore.entry(forKey: key) else {
-            return .writeFailed("\(key) has no override any more")
-        }
-        var entry = original
-        entry.note = note
-        do {
-            try source.service.restoreOverrides(
-                [key: entry], reason: OverrideChangeReason(.set, detail: "note"), expecting: [key: original])
-            source.markChanged([key])
-            let summary = note.map { "note of \(key): \($0)" } ?? "note of \(key) removed"
-            return .writeSucceeded(OverrideWrite(changes: [], summary: summary))
-        } catch {
-            return .writeFailed("\(error)")
-        }
-    }
-
-    /// Undoes a recorded change through the service (refused if a key changed since the proposal).
-    private func undo(_ proposal: OverrideUndoProposal) -> MenuAction {
-        do {
-            try source.service.undoOverrideChange(proposal)
-            source.markChanged(proposal.restores.keys)
-            let own = proposal.record.origin == source.service.overrideStore.origin
-            let whose = own ? "" : " (by \(proposal.record.origin))"
-            return .undoSucceeded(proposal.record.summary + whose)
-        } catch {
-            return .writeFailed("\(error)")
-        }
-    }
-
-    /// Removes the expired overrides through the service.
-    private func prune() -> MenuAction {
-        do {
-            let removed = try source.service.pruneExpiredOverrides()
-            source.markChanged(removed.keys)
-            return .pruned(removed.keys.sorted())
-        } catch {
-            return .writeFailed("\(error)")
-        }
-    }
-
-    /// Puts a scenario's entries in place through the service, as one change named after it.
-    private func apply(_ name: String, _ changes: [String: OverrideEntry?]) -> MenuAction {
-        do {
-            try source.service.restoreOverrides(
-                changes, reason: OverrideChangeReason(.importProfile, detail: name), expecting: nil)
-            source.markChanged(changes.keys)
-            return .scenarioApplied(name)
-        } catch {
-            return .writeFailed("\(error)")
-        }
-    }
-
-    /// Saves the current overrides as a new scenario file.
-    private func saveScenario(_ name: String) -> MenuAction {
-        do {
-            try ScenarioFolder.save(source.service.overrideStore, as: name, in: source.scenariosFolder)
-            return .scenarioSaved(name)
-        } catch {
-            return .writeFailed("\(error)")
-        }
+    /// Runs `actions`, then waits (at most `timeout` seconds) until the store worker has done everything they and
+    /// their outcomes asked for, giving each outcome to the reducer: what a test sees after a key press.
+    @discardableResult
+    func performAndWait(_ actions: [MenuAction], on state: inout MenuState, timeout: Double = 60) -> Bool {
+        guard perform(actions, on: &state) else { return false }
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            worker.waitUntilIdle(timeout: max(0, deadline.timeIntervalSinceNow))
+            let (_, open) = takeWorkResults(on: &state)
+            guard open else { return false }
+        } while worker.isBusy && Date() < deadline
+        return true
     }
 }

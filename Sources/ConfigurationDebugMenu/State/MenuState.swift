@@ -38,6 +38,8 @@ package struct MenuState: Equatable, Sendable {
         case prompting(Prompt)
         /// Choosing when the selected override expires.
         case choosingExpiry(ExpiryMenu)
+        /// Reading a page of text too long for where it is shown (the selected key's details).
+        case paging(Pager)
     }
 
     /// The catalog and everything known about its values.
@@ -66,14 +68,25 @@ package struct MenuState: Equatable, Sendable {
     package var changedElsewhere: [String: Double] = [:]
     /// The time of the last tick or refresh (seconds on a monotonic clock): the server line's age counts from it.
     package var clock: Double = 0
+    /// Changes sent to the store (or waiting their turn) that it has not confirmed, oldest first.
+    package var pending: [PendingChange] = []
+    /// The id the next change gets (0 is never one: results with id 0 end no pending change).
+    package var nextChangeID = 1
+    /// Every status, warning and error shown, oldest first (the message log, `L`, shows them newest first).
+    package var messages: [MenuMessage] = []
+    /// The wall clock (seconds since 1970) at 0 on the loop's monotonic clock, for the log's times.
+    package var wallClockOffset: Double
 
-    /// Creates the state for a screen size; the rows are computed at once.
-    package init(data: MenuData, width: Int, height: Int) {
+    /// Creates the state for a screen size; the rows are computed at once. The store's and the server's problems
+    /// at the start are the first messages of the log.
+    package init(data: MenuData, width: Int, height: Int, wallClockOffset: Double = 0) {
         self.data = data
         self.width = width
         self.height = height
+        self.wallClockOffset = wallClockOffset
         list = KeyList(data: data, filters: KeyFilters(), visibleRows: 1)
         list.keepVisible(visibleRows: visibleKeyRows)
+        logProblems(since: .none)
     }
 
     /// The layout for the current screen size.
@@ -111,23 +124,37 @@ package struct MenuState: Equatable, Sendable {
         case .scenarios: .scenarios
         case .prompting: .prompting
         case .choosingExpiry: .expiry
+        case .paging: .pager
         }
     }
 
-    /// Shows `text` in the footer until the next key press.
+    /// Shows `text` in the footer until the next key press, and keeps it in the message log.
     package mutating func inform(_ text: String) {
         status = StatusMessage(text: text, isError: false)
+        log(text, kind: .info)
     }
 
-    /// Shows a failure in the footer (in red, and prefixed with "error:" so it reads the same without colour).
+    /// Shows a failure in the footer (in red, and prefixed with "error:" so it reads the same without colour), and
+    /// keeps it in the message log.
     package mutating func fail(_ text: String) {
         status = StatusMessage(text: "error: " + text, isError: true)
+        log(text, kind: .error)
     }
 
     /// Recomputes the key list from the data and the filters, keeping the selected item if it is still listed (or
     /// selecting the first item, with `selectFirst`).
     package mutating func refreshList(selectFirst: Bool = false) {
         list.refresh(data: data, filters: filters, visibleRows: visibleKeyRows, selectFirst: selectFirst)
+    }
+}
+
+extension MenuState.Mode {
+    /// Whether the menu is asking whether to quit (a second quit then quits).
+    package var isAskingToQuit: Bool {
+        switch self {
+        case .confirming(.quitDiscardingEdit), .confirming(.quitWithPendingChanges): true
+        default: false
+        }
     }
 }
 
@@ -189,14 +216,22 @@ package struct OverrideWrite: Equatable, Sendable {
 
     /// The changes, applied together.
     package var changes: [Change]
+    /// Which pending change it is (``MenuState/pending``); 0 for none.
+    package var id: Int
     /// A short description for the status line, such as "function.album.like.enabled = Y".
     package var summary: String
     /// When the changed overrides expire (`nil`: a new value never expires, an unchanged one keeps its rule).
     package var expiry: ExpiryChoice?
 
-    package init(changes: [Change], summary: String, expiry: ExpiryChoice? = nil) {
+    package init(changes: [Change], summary: String, expiry: ExpiryChoice? = nil, id: Int = 0) {
         self.changes = changes
         self.summary = summary
         self.expiry = expiry
+        self.id = id
+    }
+
+    /// Each key's new override value.
+    package var values: [String: String?] {
+        Dictionary(changes.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 }

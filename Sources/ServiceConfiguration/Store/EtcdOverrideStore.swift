@@ -29,7 +29,10 @@ public import Foundation
 ///
 /// When etcd cannot be reached, the overrides last read keep applying (they are in memory; nothing is cached on
 /// disk, so a program started while etcd is down has none until it connects) and changes fail with
-/// ``OverrideStoreError/Kind/io`` saying so; nothing is lost, and the watch catches up when etcd is back.
+/// ``OverrideStoreError/Kind/io`` saying so; nothing is lost, and the watch catches up when etcd is back. A change
+/// whose transaction was sent but not answered in time (an etcd that hangs) fails with
+/// ``OverrideStoreError/Kind/outcomeUnknown``: it may have been made, or may be made when etcd runs again; the next
+/// successful read (``reload()``, or the watch) tells.
 public final class EtcdOverrideStore: OverrideStore {
     /// The store's address, without credentials: `etcd://HOST:PORT/PREFIX`.
     public let url: URL
@@ -309,6 +312,12 @@ public final class EtcdOverrideStore: OverrideStore {
                 problem: "etcd refused the change: the request is larger than its --max-request-bytes (1.5 MiB by "
                     + "default); nothing was saved")
         }
+        if error.kind == .outcomeUnknown {
+            return OverrideStoreError(
+                url: url, kind: .outcomeUnknown,
+                problem: "cannot tell whether the change was saved: the change was sent, and \(error.reason); it may "
+                    + "still arrive")
+        }
         var problem = "\(doing): \(error.reason)"
         if keeping {
             let (read, count) = state.withLock { ($0.records.hasRead, $0.records.entries.count) }
@@ -353,7 +362,9 @@ public final class EtcdOverrideStore: OverrideStore {
             },
             apply: { [weak self] events in self?.apply(events) },
             connected: { [weak self] in
-                self?.state.withLock { if $0.lastError?.kind == .io { $0.lastError = nil } }
+                self?.state.withLock {
+                    if $0.lastError?.kind == .io || $0.lastError?.kind == .outcomeUnknown { $0.lastError = nil }
+                }
             })
         let watcher = EtcdOverrideWatcher(
             client: client, from: revision == 0 ? 0 : revision + 1, clusterID: cluster, backoff: backoff, hooks: hooks)

@@ -61,6 +61,59 @@ public struct OverrideHistory: Sendable, Hashable {
     /// What undoing ``lastUndoable`` would do, given the store's `current` entries; `nil` when there is nothing to
     /// undo.
     public func undoProposal(current: [String: OverrideEntry]) -> OverrideUndoProposal? {
-        lastUndoable.map { OverrideUndoProposal(record: $0, current: current) }
+        lastUndoable.map { OverrideUndoProposal(record: $0, current: current, laterChanges: laterChanges(of: $0)) }
+    }
+
+    /// The change with this id, if recorded (or shown as not recorded yet).
+    public func change(id: String) -> OverrideJournalRecord? {
+        changes.first { $0.id == id }
+    }
+
+    /// `record` as this history holds it: the change with its id, or else the newest with the same changes (one
+    /// read before its writer recorded it, shown then as ``unrecorded`` under an id of its own, is found once
+    /// recorded).
+    public func change(matching record: OverrideJournalRecord) -> OverrideJournalRecord? {
+        change(id: record.id) ?? changes.last { $0.changes == record.changes }
+    }
+
+    /// The changes after `record` that changed one of its keys, oldest first (an undo of it among them).
+    public func laterChanges(of record: OverrideJournalRecord) -> [OverrideJournalRecord] {
+        let all = changes
+        guard let index = all.firstIndex(where: { $0.id == record.id }) else { return [] }
+        let keys = Set(record.keys)
+        return all[(index + 1)...].filter { later in later.changes.contains { keys.contains($0.key) } }
+    }
+
+    /// The recorded undo of `record`, if it was undone.
+    public func undo(of record: OverrideJournalRecord) -> OverrideJournalRecord? {
+        changes.last { $0.reason.action == .undo && $0.reason.undoes == record.id }
+    }
+
+    /// What undoing exactly `record` (any recorded change, not only the last) would do, given the store's `current`
+    /// entries. When later changes touched its keys (``OverrideUndoProposal/laterChanges``), undoing it alone
+    /// would replace what they did too: ask with ``undoProposal(backTo:current:)`` instead, which says so.
+    ///
+    /// ```swift
+    /// let proposal = history.undoProposal(for: selected, current: store.entries)
+    /// if let first = proposal.laterChanges.first { print("in the way: \(first.summary)") }
+    /// ```
+    public func undoProposal(for record: OverrideJournalRecord, current: [String: OverrideEntry])
+        -> OverrideUndoProposal
+    {
+        OverrideUndoProposal(record: record, current: current, laterChanges: laterChanges(of: record))
+    }
+
+    /// What undoing `record` and, for its keys, every change after it would do: its keys go back to what they held
+    /// before it (other keys the later changes touched stay). Recorded as an undo of `record` "back to before it".
+    ///
+    /// ```swift
+    /// let back = history.undoProposal(backTo: selected, current: store.entries)
+    /// try service.undoOverrideChange(back)    // refused if a key changes meanwhile
+    /// ```
+    public func undoProposal(backTo record: OverrideJournalRecord, current: [String: OverrideEntry])
+        -> OverrideUndoProposal
+    {
+        OverrideUndoProposal(
+            record: record, current: current, laterChanges: laterChanges(of: record), includingLaterChanges: true)
     }
 }

@@ -24,6 +24,10 @@ public struct OverrideStoreError: Error, Sendable, Hashable, CustomStringConvert
         case limitExceeded
         /// The override layer is compiled out of this build (the `DebugOverrides` trait is off).
         case disabled
+        /// A change was sent to the store, which did not answer in time (an etcd that hangs): it may have been
+        /// made or not, and may still arrive. Read the store again to know; do not report it as saved or as
+        /// unsaved. The command-line tool exits 4.
+        case outcomeUnknown
     }
 
     /// The store file.

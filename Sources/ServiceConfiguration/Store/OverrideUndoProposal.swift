@@ -7,6 +7,10 @@
 ///     try service.undoOverrideChange(proposal)
 /// }
 /// ```
+///
+/// Any recorded change can be proposed, not only the last one (``OverrideHistory/undoProposal(for:current:)``);
+/// when later changes touched its keys, ``laterChanges`` lists them, and
+/// ``OverrideHistory/undoProposal(backTo:current:)`` undoes them with it.
 public struct OverrideUndoProposal: Sendable, Hashable {
     /// The change to undo.
     public var record: OverrideJournalRecord
@@ -16,9 +20,18 @@ public struct OverrideUndoProposal: Sendable, Hashable {
     public var expected: [String: OverrideEntry?]
     /// Keys whose entry now differs from what the change left: changed again since.
     public var changedSince: [String]
+    /// The changes recorded after ``record`` that changed one of its keys, oldest first: they are in the way of
+    /// undoing exactly ``record``, since putting its keys back replaces what they did to those keys.
+    public var laterChanges: [OverrideJournalRecord]
+    /// Whether the undo goes back to before ``record`` on purpose, undoing ``laterChanges`` too (for its keys).
+    public var includesLaterChanges: Bool
 
-    /// The proposal to undo `record` over the store's `current` entries.
-    public init(record: OverrideJournalRecord, current: [String: OverrideEntry]) {
+    /// The proposal to undo `record` over the store's `current` entries; `laterChanges` are the changes recorded
+    /// after it that changed one of its keys, and `includingLaterChanges` says the undo is meant to undo them too.
+    public init(
+        record: OverrideJournalRecord, current: [String: OverrideEntry], laterChanges: [OverrideJournalRecord] = [],
+        includingLaterChanges: Bool = false
+    ) {
         self.record = record
         var restores: [String: OverrideEntry?] = [:]
         var expected: [String: OverrideEntry?] = [:]
@@ -31,8 +44,19 @@ public struct OverrideUndoProposal: Sendable, Hashable {
         self.restores = restores
         self.expected = expected
         self.changedSince = changedSince
+        self.laterChanges = laterChanges
+        includesLaterChanges = includingLaterChanges && !laterChanges.isEmpty
     }
 
-    /// The reason the undo is journaled with.
-    public var reason: OverrideChangeReason { OverrideChangeReason(.undo, undoes: record.id) }
+    /// Whether undoing it would change nothing: every key already holds what the undo puts back.
+    public var changesNothing: Bool { restores.allSatisfy { expected[$0.key] ?? nil == $0.value } }
+
+    /// The reason the undo is journaled with: an undo of ``record``, and when it goes back through later changes,
+    /// how many (`back to before it, with 2 later changes`).
+    public var reason: OverrideChangeReason {
+        guard includesLaterChanges else { return OverrideChangeReason(.undo, undoes: record.id) }
+        let count = laterChanges.count
+        return OverrideChangeReason(
+            .undo, detail: "back to before it, with \(count) later change\(count == 1 ? "" : "s")", undoes: record.id)
+    }
 }

@@ -12,7 +12,10 @@ package import Foundation
 /// ```
 ///
 /// Calls are synchronous and bounded by ``timeout`` (``perform(_:)`` runs them for async code, cancellable); a
-/// watch reports on the queue it is given. With credentials, the client exchanges a user name and password for a
+/// watch reports on the queue it is given. A call that changes etcd (``transaction(comparing:changes:cancellation:)``,
+/// ``deletePrefix(cancellation:)``, ``put(_:at:)``) and times out once its request is on its way fails with
+/// ``EtcdError/Kind/outcomeUnknown``, not ``EtcdError/Kind/timedOut``: etcd may have made the change, or may still
+/// make it, so its caller must not say that nothing changed. With credentials, the client exchanges a user name and password for a
 /// token on the first call and again when etcd says the token is no longer valid (etcd restarted, or it expired).
 package final class EtcdClient: Sendable {
     /// The server and the prefix.
@@ -111,7 +114,7 @@ package final class EtcdClient: Sendable {
             ["request_range": ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd)]]
         ]
         let body = try call(
-            "/v3/kv/txn", ["compare": compare, "success": success, "failure": failure], cancellation)
+            "/v3/kv/txn", ["compare": compare, "success": success, "failure": failure], cancellation, changes: true)
         let answer = try EtcdWire.decode(EtcdWire.TxnResponse.self, from: body)
         let revision = try EtcdWire.number(answer.header?.revision)
         if answer.succeeded == true { return .committed(revision: revision) }
@@ -125,13 +128,13 @@ package final class EtcdClient: Sendable {
     package func deletePrefix(cancellation: HTTPCancellation? = nil) throws(EtcdError) -> Int64 {
         let body = try call(
             "/v3/kv/deleterange", ["key": base64(endpoint.prefix), "range_end": base64(endpoint.rangeEnd)],
-            cancellation)
+            cancellation, changes: true)
         return try EtcdWire.number(EtcdWire.decode(EtcdWire.PutResponse.self, from: body).header?.revision)
     }
 
     /// Puts `value` at `key` unconditionally; returns the revision of the change (for tests and tools).
     package func put(_ value: [UInt8], at key: [UInt8]) throws(EtcdError) -> Int64 {
-        let body = try call("/v3/kv/put", ["key": base64(key), "value": base64(value)], nil)
+        let body = try call("/v3/kv/put", ["key": base64(key), "value": base64(value)], nil, changes: true)
         return try EtcdWire.number(EtcdWire.decode(EtcdWire.PutResponse.self, from: body).header?.revision)
     }
 
@@ -247,18 +250,20 @@ package final class EtcdClient: Sendable {
         [UInt8]((try? JSONSerialization.data(withJSONObject: body)) ?? Data("{}".utf8))
     }
 
-    /// One call, authenticating first when needed and once more when etcd says the token is no longer valid.
+    /// One call, authenticating first when needed and once more when etcd says the token is no longer valid. For a
+    /// call that `changes` etcd, a timeout of the request itself (not of authenticating first) leaves the outcome
+    /// unknown.
     private func call(
-        _ path: String, _ body: [String: Any], _ cancellation: HTTPCancellation?
+        _ path: String, _ body: [String: Any], _ cancellation: HTTPCancellation?, changes: Bool = false
     ) throws(EtcdError) -> Data {
         let bytes = Self.json(body)
         let token = try currentToken(cancellation)
         do {
-            return try send(path, bytes, token: token, cancellation)
+            return try send(path, bytes, token: token, cancellation, changes: changes)
         } catch  where error.isInvalidToken {
             guard case .password = endpoint.credentials else { throw error }
             forgetToken(token)
-            return try send(path, bytes, token: try currentToken(cancellation), cancellation)
+            return try send(path, bytes, token: try currentToken(cancellation), cancellation, changes: changes)
         }
     }
 
@@ -287,13 +292,18 @@ package final class EtcdClient: Sendable {
     }
 
     /// Sends one request and returns the body of a 200 answer; any other answer is the error etcd answered with.
+    /// When the request `changes` etcd, a timeout is ``EtcdError/Kind/outcomeUnknown``: the transport cannot tell
+    /// whether etcd received the request (a stopped etcd's kernel still accepts the connection and the bytes), so
+    /// the change may have been made, or may be made once etcd runs again.
     private func send(
-        _ path: String, _ body: [UInt8], token: String?, _ cancellation: HTTPCancellation?
+        _ path: String, _ body: [UInt8], token: String?, _ cancellation: HTTPCancellation?, changes: Bool = false
     ) throws(EtcdError) -> Data {
         let answer: HTTPResponse
         do {
             answer = try transport.fetch(
                 request(path, body: body, token: token, timeout: timeout), cancellation: cancellation)
+        } catch where changes && error.kind == .timedOut {
+            throw EtcdError(.outcomeUnknown, etcdError(error).reason)
         } catch {
             throw etcdError(error)
         }

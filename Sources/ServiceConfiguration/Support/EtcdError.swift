@@ -6,6 +6,9 @@ package struct EtcdError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreachable
         /// etcd did not answer in time.
         case timedOut
+        /// A change was sent and etcd did not answer in time: it may or may not have been made, and may still arrive
+        /// (``EtcdClient`` reports this for its calls that change etcd, in place of ``timedOut``).
+        case outcomeUnknown
         /// etcd answered with an error (permission denied, a request too large, ...).
         case refused
         /// etcd has authentication on and the credentials are missing or wrong.

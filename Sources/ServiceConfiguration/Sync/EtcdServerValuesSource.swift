@@ -147,7 +147,7 @@ public final class EtcdServerValuesSource: ServerValuesSource {
         let reason = watching ? "the watch failed: \(error.reason)" : error.reason
         switch error.kind {
         case .unreachable: return ServerSyncError(kind: .unreachable, reason: reason)
-        case .timedOut: return ServerSyncError(kind: .timedOut, reason: reason)
+        case .timedOut, .outcomeUnknown: return ServerSyncError(kind: .timedOut, reason: reason)
         case .refused, .unauthenticated: return ServerSyncError(kind: .httpStatus, reason: "etcd: \(reason)")
         case .invalidResponse, .compacted: return ServerSyncError(kind: .invalidResponse, reason: reason)
         case .tooLarge: return ServerSyncError(kind: .tooLarge, reason: reason)

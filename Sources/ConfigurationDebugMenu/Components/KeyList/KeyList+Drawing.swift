@@ -30,10 +30,11 @@ extension KeyList {
 
     /// Draws the list in `box`: a border with the key count, the active filters, the visible rows, and the
     /// position. `active` is true when the list has the keyboard (browsing it or typing a filter). Keys another
-    /// process changed recently (`changedElsewhere`, by name) are marked `*`.
+    /// process changed recently (`changedElsewhere`, by name) are marked `*`; keys with a change the store has not
+    /// confirmed (`pending`) show the value asked for, marked `saving…` (`no answer` once the store did not answer).
     package func draw(
         into grid: inout ScreenGrid, in box: Rect, data: MenuData, filters: KeyFilters, active: Bool,
-        changedElsewhere: [String: Double], theme: MenuTheme
+        changedElsewhere: [String: Double], pending: [String: PendingMark] = [:], theme: MenuTheme
     ) {
         var title = filters.isActive ? "Keys · \(keyCount) of \(data.table.keys.count)" : "Keys · \(keyCount)"
         if orphanCount > 0 { title += " · \(orphanCount) orphaned" }
@@ -82,12 +83,14 @@ extension KeyList {
             case .key(let key):
                 let descriptor = data.table.keys[key].descriptor
                 let status = data.statuses[key]
+                let mark = pending[descriptor.name]
                 let text = RowText(
                     title: descriptor.title,
                     name: TextWidth.truncateMiddle(
                         headings ? data.table.shortName(of: key) : descriptor.name, to: columns.name),
-                    value: valueText(key, data: data, query: filters.query),
-                    source: status.source.description,
+                    value: mark.map { ValueText.short($0.value, of: descriptor) }
+                        ?? valueText(key, data: data, query: filters.query),
+                    source: mark.map(Self.pendingSource) ?? status.source.description,
                     flags: Self.flags(
                         status, rejectedByProgram: data.coverage.rejectsOverride(of: status),
                         syncChanged: data.syncChanges[descriptor.name] != nil,
@@ -95,7 +98,7 @@ extension KeyList {
                 )
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
-                    sourceStyle: theme.source(status.source), theme: theme)
+                    sourceStyle: mark.map { Self.pendingStyle($0, theme) } ?? theme.source(status.source), theme: theme)
                 drawReadMarker(
                     &grid, data.coverage.read(named: descriptor.name), in: rect, selected: isSelected, theme: theme)
                 if !matcher.isEmpty, textMatches[key] == nil {
@@ -105,14 +108,17 @@ extension KeyList {
                 }
             case .orphan(let orphan):
                 let info = data.orphans[orphan]
+                let mark = pending[info.name]
                 let text = RowText(
                     title: "(orphaned)", name: TextWidth.truncateMiddle(info.name, to: columns.name),
-                    value: info.override?.value ?? info.storeProblems.first?.storedJSON ?? "", source: "OVERRIDDEN",
+                    value: mark.map { $0.override ?? "(removing)" } ?? info.override?.value
+                        ?? info.storeProblems.first?.storedJSON ?? "",
+                    source: mark.map(Self.pendingSource) ?? "OVERRIDDEN",
                     flags: "?" + (info.isOverrideNotApplied ? "✗" : "") + (info.isExpired ? "⊘" : "")
                         + (changedElsewhere[info.name] != nil ? "*" : ""))
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
-                    sourceStyle: theme.source(.overridden), theme: theme)
+                    sourceStyle: mark.map { Self.pendingStyle($0, theme) } ?? theme.source(.overridden), theme: theme)
             case .unregisteredHeading:
                 drawRule(&grid, Self.unregisteredHeading, in: rect, style: theme.problem)
             case .unregistered(let index):
@@ -125,6 +131,13 @@ extension KeyList {
             let position = " \(selectedOrdinal)/\(keyCount + orphanCount + unregisteredCount) "
             grid.write(position, x: box.maxX - TextWidth.of(position) - 2, y: box.maxY - 1, style: theme.border)
         }
+    }
+
+    /// The source column of a row whose change is pending: `saving…`, or `no answer` once the store did not answer.
+    static func pendingSource(_ mark: PendingMark) -> String { mark.unanswered == nil ? "saving…" : "no answer" }
+
+    private static func pendingStyle(_ mark: PendingMark, _ theme: MenuTheme) -> CellStyle {
+        mark.unanswered == nil ? theme.label : theme.problem
     }
 
     /// The value column of a key row: the value, or for a key found by its description or note, that text from
