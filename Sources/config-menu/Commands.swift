@@ -43,6 +43,7 @@ struct Commands {
         try invocation.check(allowed: ["--json", "--overridden", "--problems"])
         let scopeName = try arguments(0...1, "at most one scope name").first
         let context = try ToolContext(invocation)
+        context.noteServerValues()
         let scope = try scopeName.map { try context.scope(named: $0) }
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
@@ -72,6 +73,7 @@ struct Commands {
         try invocation.check(allowed: ["--json"])
         let name = try arguments(1...1, "one key name")[0]
         let context = try ToolContext(invocation)
+        context.noteServerValues()
         let snapshot = ConfigurationStatusSnapshot(service: context.service)
         var report: KeyReport
         if let descriptor = context.catalog.descriptor(named: name) {

@@ -1,11 +1,14 @@
 /// The `--help` texts of the server-values commands and options.
 extension Help {
     static let serverOptions = """
-        server values (the menu, sync, status):
+        server values (the menu, sync, status, get, list):
           --server-url URL        sync server values from URL (a JSON object of key names to strings),
                                   or from etcd://HOST:PORT/PREFIX (one key per value under PREFIX,
-                                  followed live with a watch); without it, the values a running
-                                  program persisted in server-snapshot.json beside the store are shown
+                                  followed live with a watch); get and list show the values last
+                                  fetched from URL (the snapshot beside the store, when it is URL's)
+                                  and say when none were fetched yet; without it, the values a
+                                  running program persisted in server-snapshot.json beside the store
+                                  are shown
           --sync-interval SECONDS sync every SECONDS (with --server-url); default: at start and on demand
         """
 
