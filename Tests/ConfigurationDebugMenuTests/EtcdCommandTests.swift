@@ -67,7 +67,9 @@ struct EtcdCommandTests {
         try Data(#"{"function.chat.typing_interval_ms": "250"}"#.utf8).write(to: profile)
         let imported = try run(["import", profile.path, "--replace"] + store)
         #expect(imported.status == 0, "\(imported.error)")
-        #expect(imported.error.contains("imported 1 overrides into \(url)"))
+        #expect(
+            imported.error.contains("imported \(profile.path) into \(url): 1 added, 0 changed, 0 unchanged, 1 removed"),
+            "\(imported.error)")
         let after = try run(["list", "--overridden", "--json"] + store)
         let names = (try JSONSerialization.jsonObject(with: Data(after.output.utf8)) as? [[String: Any]])?.compactMap {
             $0["name"] as? String
