@@ -189,14 +189,17 @@ struct LifecycleCommandTests {
         let reader = FileOverrideStore(url: store)
         reader.reload()
         #expect(reader.entries.count == 4, "merged: the other override is kept")
-        #expect(try run("diff", profile.path).output.hasPrefix("merge from \(profile.path): 0 added, 0 changed, 3 unchanged"))
+        #expect(
+            try run("diff", profile.path).output.hasPrefix(
+                "merge from \(profile.path): 0 added, 0 changed, 3 unchanged"))
 
         let other = folder.appendingPathComponent("q.json")
         try Data(#"{"function.album.max_photos": "9"}"#.utf8).write(to: other)
         let json = try object(try run("diff", profile.path, other.path, "--json").output)
-        #expect((json["removed"] as? [[String: Any]])?.map { $0["key"] as? String } == [
-            "function.chat.reactions.enabled", "function.chat.typing_interval_ms",
-        ])
+        #expect(
+            (json["removed"] as? [[String: Any]])?.map { $0["key"] as? String } == [
+                "function.chat.reactions.enabled", "function.chat.typing_interval_ms",
+            ])
         #expect(json["unchanged"] as? Int == 1)
         #expect(try run("diff", profile.path, other.path, "--replace").status == 2)
         #expect(try run("diff", folder.appendingPathComponent("missing.json").path).status == 4)

@@ -83,7 +83,8 @@ struct SyncCommandTests {
         let before = try run("get", key, "--server-url", url)
         #expect(before.output.hasPrefix("\(key) = 3000 (DEFAULT)\n"))
         #expect(
-            before.error.contains("note: no server values fetched from \(url) yet (\(folder.path)/server-snapshot.json"),
+            before.error.contains(
+                "note: no server values fetched from \(url) yet (\(folder.path)/server-snapshot.json"),
             "\(before.error)")
         #expect(try run("sync", "--server-url", url).status == 0)
         server.stop()  // last-known values: nothing is fetched by get or list

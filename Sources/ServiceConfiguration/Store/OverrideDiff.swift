@@ -72,9 +72,11 @@ public struct OverrideDiff: Sendable, Hashable {
     public var summary: String {
         switch importMode {
         case nil:
-            return "\(added.count) added, \(removed.count) removed, \(changed.count) changed, \(unchangedCount) unchanged"
+            return
+                "\(added.count) added, \(removed.count) removed, \(changed.count) changed, \(unchangedCount) unchanged"
         case .replace?:
-            return "\(added.count) added, \(changed.count) changed, \(unchangedCount) unchanged, \(removed.count) removed"
+            return
+                "\(added.count) added, \(changed.count) changed, \(unchangedCount) unchanged, \(removed.count) removed"
         case .merge?:
             let kept = keptCount == 0 ? "" : "; \(keptCount) other override\(keptCount == 1 ? "" : "s") kept"
             return "\(added.count) added, \(changed.count) changed, \(unchangedCount) unchanged" + kept
