@@ -19,7 +19,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     /// visible.
     case duplicatePropertyName(String, firstScope: String, secondScope: String)
     /// A key whose declaration cannot work as written (a renamed requirement, a Bool encoding whose two strings are
-    /// equal, a pattern that is not a regular expression); `problem` says what and how to fix it.
+    /// equal, a pattern that is not a regular expression, a default its own codec cannot encode or read back);
+    /// `problem` says what and how to fix it.
     case invalidDeclaration(key: String, problem: String)
     /// A scope whose key list is empty: usually reflection metadata was stripped.
     case scopeHasNoKeys(String)
