@@ -32,7 +32,8 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Creates a mock with optional initial server values, overrides and catalog.
     ///
     /// Overrides apply in every build by default (a test that sets one means it, also under `swift test -c
-    /// release`); pass `.debugBuildsOnly` to test what a release build of the app does.
+    /// release`); pass `.never` to test what a release build of the app does, whatever the build the tests run in
+    /// (`.debugBuildsOnly` follows that build: a debug `swift test` applies overrides).
     public init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
@@ -54,7 +55,8 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Creates a mock that knows every key of `scopes` from the start, so string-level operations can name them
     /// before they are read.
     ///
-    /// Overrides apply in every build unless `overridePolicy` says otherwise. Scopes that cannot form a catalog (two keys with one wire name, a key declared wrongly) are reported as a
+    /// Overrides apply in every build unless `overridePolicy` says otherwise (`.never`: what a release build does).
+    /// Scopes that cannot form a catalog (two keys with one wire name, a key declared wrongly) are reported as a
     /// failure of the current test; the mock then knows the keys it could describe and the test goes on.
     public init(
         scopes: [any ConfigurationScope.Type],

@@ -26,8 +26,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case scopeHasNoKeys(String)
     /// Two scopes in one catalog have the same name.
     case duplicateScopeName(String)
-    /// This build applies no overrides: a release build without ``ConfigurationOverridePolicy/allBuilds``, or the
-    /// `DebugOverrides` package trait is off.
+    /// This service applies no overrides: a release build without ``ConfigurationOverridePolicy/allBuilds``, the
+    /// policy ``ConfigurationOverridePolicy/never``, or the `DebugOverrides` package trait is off.
     case overridesDisabled
     /// An operation this service or store cannot do; the message says what.
     case unsupported(String)
@@ -71,7 +71,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             return what
         case .overridesDisabled:
             return "overrides do not apply in this build: it is a release build (pass overridePolicy: .allBuilds to "
-                + "apply them, for example in a QA build) or the DebugOverrides package trait is off"
+                + "apply them, for example in a QA build), the service was created with overridePolicy: .never, or "
+                + "the DebugOverrides package trait is off"
         }
     }
 
