@@ -30,7 +30,8 @@ enum TestFailure {
                 let sourceLocation =
                     location.map {
                         SourceLocation(
-                            fileID: "\($0.fileID)", filePath: "\($0.filePath)", line: Int($0.line), column: Int($0.column))
+                            fileID: "\($0.fileID)", filePath: "\($0.filePath)", line: Int($0.line),
+                            column: Int($0.column))
                     } ?? test.sourceLocation
                 Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
                 return
