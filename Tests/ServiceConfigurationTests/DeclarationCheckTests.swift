@@ -192,12 +192,12 @@ struct DeclarationCheckTests {
             (
                 ConfigurationScopes.NotANumberDefault.self as any ConfigurationScope.Type,
                 "key test.bad_default.ratio: the default value does not round-trip: it encodes to \"nan\", which the "
-                    + "key's decode(from:) refuses (expected a finite number, got \"nan\")"
+                    + "key refuses (expected a finite number, got \"nan\")"
             ),
             (
                 ConfigurationScopes.LowercaseCurrencyDefault.self,
                 "key test.bad_default.price: the default value does not round-trip: it encodes to \"100 eur\", which "
-                    + "the key's decode(from:) refuses (expected AMOUNT CURRENCY such as 20 EUR, got \"100 eur\")"
+                    + "the key refuses (expected AMOUNT CURRENCY such as 20 EUR, got \"100 eur\")"
             ),
             (
                 ConfigurationScopes.LossyDefault.self,

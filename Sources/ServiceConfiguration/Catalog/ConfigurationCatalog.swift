@@ -107,10 +107,9 @@ public struct ConfigurationCatalog: Sendable {
         let shown = "\"\(VisibleText.escaped(wire))\""
         let decoded: K.Value
         do {
-            decoded = try K.decode(from: wire)
+            decoded = try K.decodeWithinBounds(from: wire, range: K.declaredNumberRange)
         } catch {
-            return "the default value does not round-trip: it encodes to \(shown), which the key's decode(from:) "
-                + "refuses (\(error))"
+            return "the default value does not round-trip: it encodes to \(shown), which the key refuses (\(error))"
         }
         let again = try? K.encode(decoded)
         if again != wire || isEqual(decoded, K.defaultValue) == false {
