@@ -1,6 +1,6 @@
 import Foundation
 
-/// The values a number control accepts, and the step `+`/`-` move by in the debug menu: what a key declares with
+/// The values a number key accepts, and the step `+`/`-` move by in the debug menu: what a key declares with
 /// `.number(range:step:)` (integer keys get their type's bounds by default, so an `Int8` key refuses 300).
 ///
 /// ```swift
@@ -94,7 +94,8 @@ public struct ConfigurationNumberRange: Sendable, Hashable, Codable {
 }
 
 extension ConfigurationDebugControlType where Value: BinaryInteger {
-    /// A number editor that accepts `range` only; `+` and `-` in the menu move by `step`.
+    /// Bounds for the key's value: a server value or override outside `range` is rejected from every source; `+`
+    /// and `-` in the menu move by `step`.
     public static func number(range: ClosedRange<Value>, step: Value = 1) -> Self {
         .number(
             .integer,
@@ -104,7 +105,8 @@ extension ConfigurationDebugControlType where Value: BinaryInteger {
 }
 
 extension ConfigurationDebugControlType where Value: BinaryFloatingPoint & LosslessStringConvertible {
-    /// A number editor that accepts `range` only; `+` and `-` in the menu move by `step`.
+    /// Bounds for the key's value: a server value or override outside `range` is rejected from every source; `+`
+    /// and `-` in the menu move by `step`.
     public static func number(range: ClosedRange<Value>, step: Value) -> Self {
         .number(
             .floatingPoint,
