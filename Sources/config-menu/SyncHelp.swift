@@ -36,14 +36,16 @@ extension Help {
         usage: config-menu status [--json]
 
         Where the server values come from and how current they are, as the running program last
-        recorded them in server-snapshot.json beside the store: the source, the status (fresh,
-        cached, stale, error), the last sync time, the validators (ETag, Last-Modified), the number
-        of keys, what the last change changed, and the last error. Exits 1 when there is no snapshot.
+        recorded them in server-snapshot.json beside the store: the source, whose sync wrote it (the
+        program and its pid) and whether that program still runs, the status (fresh, cached, stale,
+        error) as that program recorded it, the last sync time, the validators (ETag,
+        Last-Modified), the number of keys, what the last change changed, and the last error. Exits
+        1 when there is no snapshot.
 
           --json                  {"source", "status", "reason", "lastSync", "etag",
                                   "lastModified", "keys", "lastError": {"kind", "reason", "at"},
                                   "lastChange": {"at", "previousValues": {key: previous or null}},
-                                  "snapshot"}
+                                  "syncedBy": {"program", "pid", "running"} or null, "snapshot"}
 
         \(sources)
 

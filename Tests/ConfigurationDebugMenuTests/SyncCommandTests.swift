@@ -36,6 +36,9 @@ struct SyncCommandTests {
 
         let status = try json(try run("status", "--json").output)
         #expect(status["status"] as? String == "fresh")
+        let syncedBy = try #require(status["syncedBy"] as? [String: Any])
+        #expect(syncedBy["program"] as? String == "config-menu" && syncedBy["running"] as? Bool == false)
+        #expect(try run("status").output.contains("synced by:     config-menu (pid "), "whose sync, and it ended")
         #expect(status["source"] as? String == server.url().absoluteString)
         #expect(status["keys"] as? Int == 3)
         #expect((status["etag"] as? String)?.hasPrefix("\"") == true)
