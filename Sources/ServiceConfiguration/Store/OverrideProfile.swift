@@ -42,7 +42,7 @@ public struct OverrideImportPlan: Sendable, Hashable {
     public var unchanged: [String] = []
     /// Overrides the profile does not name, which a merge keeps as they are (``Mode/merge`` only).
     public var kept: [String] = []
-    /// What ``apply(_:)`` changes in the store's overrides, key by key, with the import's counts.
+    /// What ``OverrideStore/apply(_:)`` changes in the store's overrides, key by key, with the import's counts.
     public var diff = OverrideDiff(importing: [:], into: [:], mode: .merge)
     /// Profile keys no registered key has; they are imported and kept as orphans.
     public var unknownKeys: [String]
