@@ -13,10 +13,11 @@ final class DemoProcess {
     private let output = Pipe()
     private let lines = Locked("")
 
-    init(store: URL) throws {
+    /// Starts `config-demo --store STORE` with more `arguments` (for example `--server-url URL`).
+    init(store: URL, arguments: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
             .appendingPathComponent("config-demo")
-        process.arguments = ["--store", store.path]
+        process.arguments = ["--store", store.path] + arguments
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -20,17 +20,8 @@ struct SyncEndToEndTests {
         let session = try TmuxSession(width: 120, height: 30)
         let store = session.home.appendingPathComponent("state/overrides.json")
         let server = try FixtureHTTPServer(values: ["function.chat.typing_interval_ms": "3500"])
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        demo.arguments = ["--store", store.path, "--server-url", server.url().absoluteString, "--sync-interval", "0.2"]
-        demo.standardOutput = FileHandle.nullDevice
-        demo.standardError = FileHandle.nullDevice
-        try demo.run()
-        defer {
-            demo.terminate()
-            demo.waitUntilExit()
-        }
+        let demo = try DemoProcess(
+            store: store, arguments: ["--server-url", server.url().absoluteString, "--sync-interval", "0.2"])
         let snapshot = store.deletingLastPathComponent().appendingPathComponent("server-snapshot.json")
         #expect(try await session.waitUntil { FileManager.default.fileExists(atPath: snapshot.path) })
 
@@ -63,6 +54,7 @@ struct SyncEndToEndTests {
         try await session.waitFor("config-demo's last sync failed: connection refused", timeout: 30)
         try session.press("q")
         try await session.waitForMenuExit()
+        withExtendedLifetime(demo) {}
     }
 
     @Test("the server line says whose sync it is and whether that program runs: s is this menu's; grey when it ended")
@@ -70,18 +62,9 @@ struct SyncEndToEndTests {
         let session = try TmuxSession(width: 140, height: 30)
         let store = session.home.appendingPathComponent("state/overrides.json")
         let server = try FixtureHTTPServer(values: ["function.chat.typing_interval_ms": "3500"])
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
         // A long interval: the program does not sync again while the test runs.
-        demo.arguments = ["--store", store.path, "--server-url", server.url().absoluteString, "--sync-interval", "600"]
-        demo.standardOutput = FileHandle.nullDevice
-        demo.standardError = FileHandle.nullDevice
-        try demo.run()
-        defer {
-            if demo.isRunning { demo.terminate() }
-            demo.waitUntilExit()
-        }
+        let demo = try DemoProcess(
+            store: store, arguments: ["--server-url", server.url().absoluteString, "--sync-interval", "600"])
         let snapshot = store.deletingLastPathComponent().appendingPathComponent("server-snapshot.json")
         #expect(try await session.waitUntil { storeText(snapshot).contains("\"program\":\"config-demo\"") })
         try session.run("\(TmuxSession.binary) --store \(store.path)")
@@ -97,8 +80,7 @@ struct SyncEndToEndTests {
         try await session.waitFor("config-demo applies them at its own next sync")
         #expect(try !session.screen().contains("fresh"), "the program itself has not synced these values")
 
-        demo.terminate()
-        demo.waitUntilExit()
+        #expect(try await demo.stop(with: SIGTERM))
         try await session.waitFor("; config-demo ended")
         // Grey: nobody syncs these values any more.
         let line = try session.tmux(["capture-pane", "-e", "-p"]).components(separatedBy: "\n")[1]
