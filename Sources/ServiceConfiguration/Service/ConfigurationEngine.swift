@@ -142,9 +142,7 @@ package final class ConfigurationEngine: Sendable {
         if let cached, cached.layers == layers, let typed = cached.box as? ResolutionBox<K.Value> {
             box = typed
         } else {
-            // The bounds the string-level paths and change detection apply: the known descriptor's, else the key's.
-            let range = descriptor.map { $0.control.numberRange } ?? K.declaredNumberRange
-            box = ResolutionBox(layers.resolve(K.self, range: range))
+            box = ResolutionBox(layers.resolve(K.self, range: K.numberRange(describedBy: descriptor)))
             state.withLock { state in
                 if state.layers(for: K.name) == layers {
                     state.decoded[id] = DecodedEntry(layers: layers, box: box)
@@ -219,8 +217,7 @@ package final class ConfigurationEngine: Sendable {
         guard let raw else { throw .unencodableValue(key: K.name, reason: "encode(_:) returned nil") }
         let descriptor = state.withLock { $0.descriptors[K.name] }
         do {
-            _ = try K.decodeWithinBounds(
-                from: raw, range: descriptor.map { $0.control.numberRange } ?? K.declaredNumberRange)
+            _ = try K.decodeWithinBounds(from: raw, range: K.numberRange(describedBy: descriptor))
         } catch {
             throw .invalidValue(key: K.name, value: raw, reason: "\(error)")
         }
