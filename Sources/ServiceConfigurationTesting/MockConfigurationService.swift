@@ -32,7 +32,8 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Creates a mock with optional initial server values, overrides and catalog.
     ///
     /// Overrides apply in every build by default (a test that sets one means it, also under `swift test -c
-    /// release`); pass `.debugBuildsOnly` to test what a release build of the app does.
+    /// release`); pass `.never` to test what a release build of the app does, whatever the build the tests run in
+    /// (`.debugBuildsOnly` follows that build: a debug `swift test` applies overrides).
     public init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
@@ -54,7 +55,8 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Creates a mock that knows every key of `scopes` from the start, so string-level operations can name them
     /// before they are read.
     ///
-    /// Overrides apply in every build unless `overridePolicy` says otherwise. Scopes that cannot form a catalog (two keys with one wire name, a key declared wrongly) are reported as a
+    /// Overrides apply in every build unless `overridePolicy` says otherwise (`.never`: what a release build does).
+    /// Scopes that cannot form a catalog (two keys with one wire name, a key declared wrongly) are reported as a
     /// failure of the current test; the mock then knows the keys it could describe and the test goes on.
     public init(
         scopes: [any ConfigurationScope.Type],
@@ -83,10 +85,12 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Reads a key as a property, or sets it as if the server had sent the value.
     ///
     /// Setting a value the key cannot encode, or whose encoding does not decode back, records a failure of the
-    /// current test naming the key (the codec is broken) and goes on.
+    /// current test naming the key (the codec is broken) and goes on. Swift gives a property's setter no caller
+    /// location, so under Swift Testing the failure is recorded at the running test's declaration (under XCTest, on
+    /// the running test case); `setServerValue(_:for:)` records it at the line of the call.
     public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationDynamicLookup, K>) -> K.Value {
         get { self[K.self] }
-        set { setServerValue(newValue, for: K.self) }
+        set { send(newValue, for: K.self, at: nil) }
     }
 
     /// Simulates the server sending `value` for the key (other server values stay).
@@ -102,12 +106,20 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         line: UInt = #line,
         column: UInt = #column
     ) {
+        send(value, for: K.self, at: .init(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Sends `value` as the server would; a failure is recorded at `location` (`nil`: a property's setter, which
+    /// knows no caller).
+    private func send<K: ConfigurationKey>(_ value: K.Value, for key: K.Type, at location: TestFailure.Location?) {
         do {
             layer.setServerValue(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
         } catch {
-            TestFailure.record(
-                "MockConfigurationService: \(error)",
-                at: .init(fileID: fileID, filePath: filePath, line: line, column: column))
+            let hint =
+                location == nil
+                ? " (set through a property, which Swift gives no caller line: setServerValue(_:for:) records it at "
+                    + "the line of the call)" : ""
+            TestFailure.record("MockConfigurationService: \(error)\(hint)", at: location)
             if case .invalidValue(_, let raw, _) = error { layer.setServerValue(raw, forKeyNamed: K.name) }
         }
     }

@@ -21,21 +21,30 @@ enum TestFailure {
         var column: UInt
     }
 
-    static func record(_ message: String, at location: Location) {
+    /// Records `message` at `location`, the caller of the mock's API; without one (a property's setter, which Swift
+    /// gives no caller location) at the running test's declaration under Swift Testing, and on the running test
+    /// case under XCTest.
+    static func record(_ message: String, at location: Location?) {
         #if canImport(Testing)
-            if Test.current != nil {
-                Issue.record(
-                    Comment(rawValue: message),
-                    sourceLocation: SourceLocation(
-                        fileID: "\(location.fileID)", filePath: "\(location.filePath)", line: Int(location.line),
-                        column: Int(location.column))
-                )
+            if let test = Test.current {
+                let sourceLocation =
+                    location.map {
+                        SourceLocation(
+                            fileID: "\($0.fileID)", filePath: "\($0.filePath)", line: Int($0.line),
+                            column: Int($0.column))
+                    } ?? test.sourceLocation
+                Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
                 return
             }
         #endif
         #if canImport(XCTest)
-            XCTFail(message, file: location.filePath, line: location.line)
+            if let location {
+                XCTFail(message, file: location.filePath, line: location.line)
+            } else {
+                XCTFail(message)
+            }
         #endif
-        FileHandle.standardError.write(Data("\(location.fileID):\(location.line): error: \(message)\n".utf8))
+        let place = location.map { "\($0.fileID):\($0.line): " } ?? ""
+        FileHandle.standardError.write(Data("\(place)error: \(message)\n".utf8))
     }
 }

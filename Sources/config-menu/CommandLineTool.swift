@@ -215,6 +215,8 @@ enum CommandLineTool {
 struct ToolContext {
     let catalog: ConfigurationCatalog
     let serverValues: [String: String]
+    /// Why there are no server values from the `--server-url` given (none fetched yet), for the commands to say.
+    let serverValuesNote: String?
     let store: any OverrideStore
     let service: LiveConfigurationService
     let label: String
@@ -243,9 +245,14 @@ struct ToolContext {
             defaultServerValues = DemoConfiguration.serverValues
             label = "demo catalog"
         }
-        serverValues =
-            try invocation.options["--server-values"].map(Self.readServerValues)
-            ?? ServerOptions.initialServerValues(invocation) ?? defaultServerValues
+        if let file = invocation.options["--server-values"] {
+            serverValues = try Self.readServerValues(file)
+            serverValuesNote = nil
+        } else if let known = try ServerOptions.initialServerValues(invocation) {
+            (serverValues, serverValuesNote) = known
+        } else {
+            (serverValues, serverValuesNote) = (defaultServerValues, nil)
+        }
         self.store = store
         service = LiveConfigurationService(
             serverValues: serverValues,
@@ -275,6 +282,11 @@ struct ToolContext {
                     + unreadable.prefix(5).map { "\($0.key): \($0.reason)" }.joined(separator: "; ")
                     + (unreadable.count > 5 ? "; ..." : ""))
         }
+    }
+
+    /// For a command that shows values: says on standard error when the `--server-url` given has no values yet.
+    func noteServerValues() {
+        if let serverValuesNote { CommandLineTool.report("note: \(serverValuesNote)") }
     }
 
     /// For a command that changes the store: warns about a corrupt store before the change (the change then moves

@@ -43,6 +43,7 @@ struct Commands {
         try invocation.check(allowed: ["--json", "--overridden", "--problems"])
         let scopeName = try arguments(0...1, "at most one scope name").first
         let context = try ToolContext(invocation)
+        context.noteServerValues()
         let scope = try scopeName.map { try context.scope(named: $0) }
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
@@ -72,6 +73,7 @@ struct Commands {
         try invocation.check(allowed: ["--json"])
         let name = try arguments(1...1, "one key name")[0]
         let context = try ToolContext(invocation)
+        context.noteServerValues()
         let snapshot = ConfigurationStatusSnapshot(service: context.service)
         var report: KeyReport
         if let descriptor = context.catalog.descriptor(named: name) {
@@ -190,24 +192,23 @@ struct Commands {
             mode: invocation.flags.contains("--replace") ? .replace : .merge,
             catalog: context.catalog
         )
-        let current = context.store.entries
-        let diff = OverrideDiff(
-            from: current, to: plan.mode == .replace ? plan.incoming : current.merging(plan.incoming) { $1 })
         if json {
             try Output.line(JSONWriter.string(Self.json(plan)))
         } else {
-            try Output.line(
-                "\(plan.mode == .replace ? "replace" : "merge") from \(VisibleText.escaped(file)): \(plan.summary)\n"
-                    + HistoryReport.lines(diff, from: "current overrides", to: "after the import").joined(
-                        separator: "\n"))
+            try Output.line(Self.preview(plan, file: file).joined(separator: "\n"))
         }
-        if invocation.flags.contains("--dry-run") { return }
+        // A dry run stops where the import would stop, with the same error and exit code.
         if plan.hasProblems, !invocation.flags.contains("--force") {
             throw ToolError(
                 code: .invalidValue,
                 description: "nothing was imported: the profile has unknown keys or invalid values; fix it, or "
                     + "pass --force to import anyway (unknown keys are kept as orphans, invalid values kept but not applied)"
             )
+        }
+        try context.store.checkApplicable(plan)
+        if invocation.flags.contains("--dry-run") {
+            CommandLineTool.report("dry run: nothing was imported")
+            return
         }
         // In a terminal a person sees the diff and answers; scripts (no terminal, or --json) are not asked.
         if !json, !invocation.flags.contains("--yes"), TerminalQuestion.canAsk {
@@ -217,7 +218,16 @@ struct Commands {
         }
         try context.store.apply(plan)
         context.reportMovedAside()
-        CommandLineTool.report("imported \(plan.incoming.count) overrides into \(context.store.location)")
+        CommandLineTool.report(
+            "imported \(VisibleText.escaped(file)) into \(VisibleText.escaped(context.store.location)): \(plan.counts)")
+    }
+
+    /// What importing `plan` does, for people: `merge from FILE: 1 added, 0 changed, 4 unchanged; …`, the
+    /// problems, then each change (`+ KEY = "v"`, `~ KEY: "a" -> "b"`, `- KEY = "v"`). `diff PROFILE` prints the
+    /// same.
+    static func preview(_ plan: OverrideImportPlan, file: String) -> [String] {
+        ["\(plan.mode == .replace ? "replace" : "merge") from \(VisibleText.escaped(file)): \(plan.summary)"]
+            + HistoryReport.changeLines(plan.diff)
     }
 
     static func json(_ plan: OverrideImportPlan) -> JSONValue {
@@ -227,6 +237,8 @@ struct Commands {
             ("added", strings(plan.added)),
             ("changed", strings(plan.changed)),
             ("removed", strings(plan.removed)),
+            ("unchanged", strings(plan.unchanged)),
+            ("kept", strings(plan.kept)),
             ("unknownKeys", strings(plan.unknownKeys)),
             (
                 "invalidValues",

@@ -182,18 +182,20 @@ enum Help {
         usage: config-menu import FILE [--replace] [--dry-run] [--force] [--yes] [--json]
 
         Reads a profile (the store's format, or a plain JSON object of key names to wire strings)
-        and reports what it adds, changes and removes, with the values (as `diff` does), and which
-        keys are unknown or values invalid, before writing anything. In a terminal it then asks
-        (answering no exits 1); without a terminal, or with --json, it does not ask.
+        and reports what it adds, changes, leaves unchanged and (with --replace) removes, with the
+        values (as `diff` does), and which keys are unknown or values invalid, before writing
+        anything. In a terminal it then asks (answering no exits 1); without a terminal, or with
+        --json, it does not ask.
 
           --replace               the store ends up with exactly the profile's overrides
                                   (default: merge, keeping other overrides)
-          --dry-run               report only
+          --dry-run               report only; fails as the import would (exit 3 for problems
+                                  without --force, or a result past the store's limits)
           --yes                   do not ask
           --force                 import even with unknown keys (kept as orphans) or invalid values
                                   (kept, not applied); without it such a profile is refused (exit 3)
-          --json                  the report as JSON: mode, added, changed, removed, unknownKeys,
-                                  invalidValues ([{key, value, reason}])
+          --json                  the report as JSON: mode, added, changed, removed, unchanged,
+                                  kept, unknownKeys, invalidValues ([{key, value, reason}])
 
         \(sources)
 

@@ -87,7 +87,12 @@ enum HistoryReport {
 
     /// A diff for people: a summary line, then `+ KEY = "v"`, `- KEY = "v"`, `~ KEY: "a" -> "b"`.
     static func lines(_ diff: OverrideDiff, from: String, to: String) -> [String] {
-        var lines = ["\(from) -> \(to): \(diff.summary)"]
+        ["\(from) -> \(to): \(diff.summary)"] + changeLines(diff)
+    }
+
+    /// A diff's changes for people, one per line: `+ KEY = "v"`, `- KEY = "v"`, `~ KEY: "a" -> "b"`.
+    static func changeLines(_ diff: OverrideDiff) -> [String] {
+        var lines: [String] = []
         for change in diff.all {
             let key = VisibleText.escaped(change.key)
             switch (change.old, change.new) {
@@ -100,12 +105,12 @@ enum HistoryReport {
     }
 
     /// A diff as JSON: `{"from", "to", "added": [{"key", "value"}], "removed": [...], "changed": [{"key", "from",
-    /// "to"}], "unchanged"}`.
+    /// "to"}], "unchanged"}`, and for an import `"mode"` and `"kept"` (a count).
     static func json(_ diff: OverrideDiff, from: String, to: String) -> JSONValue {
         func pairs(_ changes: [OverrideDiff.Change], _ entry: (OverrideDiff.Change) -> OverrideEntry?) -> JSONValue {
             .array(changes.map { .object([("key", .string($0.key)), ("value", .string(entry($0)?.value ?? ""))]) })
         }
-        return .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("from", .string(from)),
             ("to", .string(to)),
             ("added", pairs(diff.added) { $0.new }),
@@ -121,6 +126,10 @@ enum HistoryReport {
                     })
             ),
             ("unchanged", .number(String(diff.unchangedCount))),
-        ])
+        ]
+        if let mode = diff.importMode {
+            members += [("mode", .string(mode.rawValue)), ("kept", .number(String(diff.keptCount)))]
+        }
+        return .object(members)
     }
 }

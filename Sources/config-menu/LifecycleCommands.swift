@@ -14,7 +14,7 @@ struct LifecycleCommands {
         "history": (["--json", "--limit"], 0...1, "at most one key name"),
         "undo": (["--yes", "--json"], 0...0, "no arguments"),
         "prune": (["--dry-run", "--json"], 0...0, "no arguments"),
-        "diff": (["--json"], 1...2, "one or two profile files"),
+        "diff": (["--json", "--replace"], 1...2, "one or two profile files"),
     ]
 
     // MARK: history
@@ -178,25 +178,36 @@ struct LifecycleCommands {
         guard files.allSatisfy({ !$0.isEmpty }) else {
             throw ToolError.usage("diff needs file names, got an empty string", command: "diff")
         }
-        let target = try Self.readProfile(files.last!)
-        let from: String
-        let old: [String: OverrideEntry]
-        if files.count == 2 {
-            old = try Self.readProfile(files[0])
-            from = files[0]
-        } else {
-            let context = try ToolContext(invocation)
-            old = context.store.entries
-            from = "current overrides"
-            if let error = context.store.lastError, error.kind == .corrupt {
-                CommandLineTool.report("warning: \(error)")
+        guard files.count == 1 else {
+            if invocation.flags.contains("--replace") {
+                throw ToolError.usage(
+                    "--replace is for diff PROFILE (what import --replace would do); diff A B compares two files",
+                    command: "diff")
             }
+            let diff = OverrideDiff(from: try Self.readProfile(files[0]), to: try Self.readProfile(files[1]))
+            if json {
+                try Output.line(JSONWriter.string(HistoryReport.json(diff, from: files[0], to: files[1])))
+            } else {
+                try Output.line(HistoryReport.lines(diff, from: files[0], to: files[1]).joined(separator: "\n"))
+            }
+            return
         }
-        let diff = OverrideDiff(from: old, to: target)
+        // What `import PROFILE` would do, from the same plan: merge by default, replace with --replace.
+        let context = try ToolContext(invocation)
+        if let error = context.store.lastError, error.kind == .corrupt {
+            CommandLineTool.report("warning: \(error)")
+        }
+        let plan = try context.store.planImport(
+            from: URL(fileURLWithPath: files[0]), mode: invocation.flags.contains("--replace") ? .replace : .merge,
+            catalog: context.catalog)
         if json {
-            try Output.line(JSONWriter.string(HistoryReport.json(diff, from: from, to: files.last!)))
+            try Output.line(JSONWriter.string(HistoryReport.json(plan.diff, from: "current overrides", to: files[0])))
         } else {
-            try Output.line(HistoryReport.lines(diff, from: from, to: files.last!).joined(separator: "\n"))
+            try Output.line(Commands.preview(plan, file: files[0]).joined(separator: "\n"))
+        }
+        if plan.hasProblems {
+            CommandLineTool.report(
+                "note: import refuses this profile (exit 3): it has unknown keys or invalid values; --force imports it")
         }
     }
 

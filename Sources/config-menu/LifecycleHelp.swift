@@ -6,7 +6,7 @@ extension Help {
           undo [--yes] [--json]   undo the last change anyone made (asks first; --yes without a terminal)
           prune [--dry-run] [--json]
                                   remove overrides that have expired
-          diff PROFILE [PROFILE2] [--json]
+          diff PROFILE [PROFILE2] [--replace] [--json]
                                   what PROFILE changes against the current overrides (or PROFILE2)
         """
 
@@ -68,14 +68,18 @@ extension Help {
         \(exitCodes)
         """,
         "diff": """
-        usage: config-menu diff PROFILE [PROFILE2] [--json]
+        usage: config-menu diff PROFILE [PROFILE2] [--replace] [--json]
 
-        What PROFILE adds, removes and changes, with the values, against the current overrides (what
-        `import --replace PROFILE` would do), or against PROFILE2 (from PROFILE to PROFILE2). Keys
-        are compared by value. Entries a profile cannot use are reported and left out.
+        What `import PROFILE` would do to the current overrides, with the values and the same counts:
+        a merge (the profile's keys added, changed or unchanged; other overrides kept), or with
+        --replace a replace (other overrides removed). Problems import refuses (unknown keys, invalid
+        values) are listed too. With PROFILE2: what PROFILE2 adds, removes and changes against
+        PROFILE. Keys are compared by value. Entries a profile cannot use are reported and left out.
 
+          --replace               what import --replace PROFILE would do
           --json                  {"from", "to", "added": [{"key", "value"}], "removed": [{"key",
-                                  "value"}], "changed": [{"key", "from", "to"}], "unchanged"}
+                                  "value"}], "changed": [{"key", "from", "to"}], "unchanged"} and,
+                                  for one profile, "mode" and "kept" (counts)
 
         \(sources)
 

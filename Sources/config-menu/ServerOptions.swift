@@ -42,12 +42,30 @@ enum ServerOptions {
         ServerSnapshotLocation.url(besideStoreAt: try ToolContext.storeURL(invocation))
     }
 
-    /// The server values a tool starts from: none with `--server-url` (the sync brings them), the snapshot's
-    /// when a program persisted one, else `nil` (the caller's default).
-    static func initialServerValues(_ invocation: Invocation) throws -> [String: String]? {
+    /// The server values a tool starts from, as the menu would show them before it fetches anything: with
+    /// `--server-url`, that source's last-known values (the snapshot beside the store, when it is that source's),
+    /// and a note saying so when none were fetched yet; without it, the snapshot's values when a program persisted
+    /// one, else `nil` (the caller's default).
+    static func initialServerValues(_ invocation: Invocation) throws -> (values: [String: String], note: String?)? {
         _ = try interval(invocation)
-        if try serverURL(invocation) != nil { return [:] }
-        return ServerSnapshotFollower(snapshotURL: try snapshotURL(invocation), service: nil).values
+        let snapshotURL = try snapshotURL(invocation)
+        guard let url = try serverURL(invocation) else {
+            return ServerSnapshotFollower(snapshotURL: snapshotURL, service: nil).values.map { ($0, nil) }
+        }
+        // The sync the menu starts, read without starting it: it loads the snapshot of this source, if any.
+        let known = ServerValuesSync(
+            source: try ServerValuesSources.source(for: url), service: nil, snapshotURL: snapshotURL,
+            environment: .live)
+        let status = known.status
+        if case .cached = status.state { return (known.values, nil) }
+        let why =
+            status.snapshotProblem.map { " (\($0))" }
+            ?? " (\(snapshotURL.path) \(status.lastError == nil ? "does not exist" : "records no good sync"))"
+        return (
+            [:],
+            "no server values fetched from \(status.source) yet\(why): every key shows its override or default; "
+                + "`config-menu sync --server-url \(status.source)` fetches them"
+        )
     }
 
     /// What the menu shows in its server line: a sync of `--server-url` (started), or the program's snapshot

@@ -87,7 +87,9 @@ struct SyncCommands {
             throw ToolError.usage("status takes no arguments", command: "status")
         }
         let snapshotURL = try ServerOptions.snapshotURL(invocation)
-        let status = ServerSnapshotFollower(snapshotURL: snapshotURL, service: nil).status
+        let follower = ServerSnapshotFollower(snapshotURL: snapshotURL, service: nil)
+        let status = follower.status
+        let writer = follower.writer
         if let problem = status.snapshotProblem, status.source == snapshotURL.path {
             throw ToolError(code: .ioFailure, description: VisibleText.escaped(problem))
         }
@@ -106,8 +108,16 @@ struct SyncCommands {
                 "warning: the snapshot is from \(VisibleText.escaped(status.source)), not \(VisibleText.escaped(url.absoluteString))"
             )
         }
-        if json { return print(JSONWriter.string(Self.statusJSON(status, snapshot: snapshotURL))) }
-        var lines: [(String, String)] = [("source", status.source), ("status", status.state.name)]
+        if json { return print(JSONWriter.string(Self.statusJSON(status, snapshot: snapshotURL, writer: writer))) }
+        var lines: [(String, String)] = [("source", status.source)]
+        // Whose sync the status is, and whether that program still runs (and so still syncs).
+        lines.append(
+            (
+                "synced by",
+                writer.map { "\($0.programName) (pid \($0.processIdentifier)), \($0.isRunning ? "running" : "ended")" }
+                    ?? "not recorded (a snapshot written before programs named themselves)"
+            ))
+        lines.append(("status", status.state.name))
         if let reason = status.state.reason { lines.append(("reason", reason)) }
         lines.append(("last sync", status.lastSync.map { Self.time($0) } ?? "never"))
         if let etag = status.validators.etag { lines.append(("etag", etag)) }
@@ -144,8 +154,10 @@ struct SyncCommands {
             })
     }
 
-    /// The status as `status --json` prints it (documented in the README).
-    static func statusJSON(_ status: ServerSyncStatus, snapshot: URL) -> JSONValue {
+    /// The status as `status --json` prints it (documented in the README); `writer` is the program whose sync wrote
+    /// the snapshot, when known.
+    static func statusJSON(_ status: ServerSyncStatus, snapshot: URL, writer: ServerSnapshotWriter? = nil) -> JSONValue
+    {
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
         let error: JSONValue =
             status.lastError.map { error in
@@ -169,6 +181,15 @@ struct SyncCommands {
             ("reason", optional(status.state.reason)), ("lastSync", optional(status.lastSync.map(Timestamp.format))),
             ("etag", optional(status.validators.etag)), ("lastModified", optional(status.validators.lastModified)),
             ("keys", .number(String(status.keyCount))), ("lastError", error), ("lastChange", change),
+            (
+                "syncedBy",
+                writer.map {
+                    .object([
+                        ("program", .string($0.programName)), ("pid", .number(String($0.processIdentifier))),
+                        ("running", .bool($0.isRunning)),
+                    ])
+                } ?? .null
+            ),
             ("snapshot", .string(snapshot.path)),
         ])
     }

@@ -1,11 +1,13 @@
 /// The `--help` texts of the server-values commands and options.
 extension Help {
     static let serverOptions = """
-        server values (the menu, sync, status):
+        server values (the menu, sync, status, get, list):
           --server-url URL        sync server values from URL (a JSON object of key names to strings),
                                   or from etcd://HOST:PORT/PREFIX (one key per value under PREFIX,
                                   followed live with a watch; etcds:// for HTTPS, see --etcd-ca-file);
-                                  without it, the values a running program persisted in
+                                  get and list show the values last fetched from URL (the snapshot
+                                  beside the store, when it is URL's) and say when none were fetched
+                                  yet; without it, the values a running program persisted in
                                   server-snapshot.json beside the store are shown
           --sync-interval SECONDS sync every SECONDS (with --server-url); default: at start and on demand
         """
@@ -34,14 +36,16 @@ extension Help {
         usage: config-menu status [--json]
 
         Where the server values come from and how current they are, as the running program last
-        recorded them in server-snapshot.json beside the store: the source, the status (fresh,
-        cached, stale, error), the last sync time, the validators (ETag, Last-Modified), the number
-        of keys, what the last change changed, and the last error. Exits 1 when there is no snapshot.
+        recorded them in server-snapshot.json beside the store: the source, whose sync wrote it (the
+        program and its pid) and whether that program still runs, the status (fresh, cached, stale,
+        error) as that program recorded it, the last sync time, the validators (ETag,
+        Last-Modified), the number of keys, what the last change changed, and the last error. Exits
+        1 when there is no snapshot.
 
           --json                  {"source", "status", "reason", "lastSync", "etag",
                                   "lastModified", "keys", "lastError": {"kind", "reason", "at"},
                                   "lastChange": {"at", "previousValues": {key: previous or null}},
-                                  "snapshot"}
+                                  "syncedBy": {"program", "pid", "running"} or null, "snapshot"}
 
         \(sources)
 

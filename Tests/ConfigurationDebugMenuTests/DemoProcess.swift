@@ -13,8 +13,9 @@ final class DemoProcess {
     private let output = Pipe()
     private let lines = Locked("")
 
-    convenience init(store: URL) throws {
-        try self.init(arguments: ["--store", store.path])
+    /// Starts `config-demo --store STORE` with more `arguments` (for example `--server-url URL`).
+    convenience init(store: URL, arguments: [String] = []) throws {
+        try self.init(arguments: ["--store", store.path] + arguments)
     }
 
     /// config-demo with `arguments`, and these environment variables changed (`nil` removes one); with `errors`,

@@ -66,7 +66,9 @@ struct EtcdCommandTests {
         try Data(#"{"function.chat.typing_interval_ms": "250"}"#.utf8).write(to: profile)
         let imported = try run(["import", profile.path, "--replace"] + store)
         #expect(imported.status == 0, "\(imported.error)")
-        #expect(imported.error.contains("imported 1 overrides into \(url)"))
+        #expect(
+            imported.error.contains("imported \(profile.path) into \(url): 1 added, 0 changed, 0 unchanged, 1 removed"),
+            "\(imported.error)")
         let after = try run(["list", "--overridden", "--json"] + store)
         let names = (try JSONSerialization.jsonObject(with: Data(after.output.utf8)) as? [[String: Any]])?.compactMap {
             $0["name"] as? String
@@ -217,6 +219,13 @@ struct EtcdCommandTests {
         #expect(try run(["sync"] + file).output.contains("not modified"), "the snapshot names the source")
         try etcd.etcdctl(["put", "\(prefix)/values/function.chat.typing_interval_ms", "4000"])
         #expect(try run(["sync"] + file).output.contains("\"3000\" -> \"4000\""))
+        // get and list with --server-url etcd:// show that source's last-known values (the snapshot), as the menu.
+        let get = try run(["get", "function.chat.typing_interval_ms", "--server-url", source] + file)
+        #expect(get.output.hasPrefix("function.chat.typing_interval_ms = 4000 (SERVER)\n"), "\(get.output)")
+        let other = etcd.url(prefix: "\(prefix)/other").absoluteString
+        let none = try run(["list", "Chat", "--server-url", other] + file)
+        #expect(none.output.contains("function.chat.typing_interval_ms            3000"), "\(none.output)")
+        #expect(none.error.contains("note: no server values fetched from \(other) yet"), "\(none.error)")
         try etcd.etcdctl(["del", "--prefix", prefix + "/"])
     }
 

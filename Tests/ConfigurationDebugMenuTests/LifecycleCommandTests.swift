@@ -149,26 +149,85 @@ struct LifecycleCommandTests {
         #expect(try run("undo", "--yes").output.contains("set function.album.max_photos = \"7\""))
     }
 
-    @Test("diff: a profile against the overrides and against another profile, with values; JSON for scripts")
+    @Test("diff PROFILE shows what import PROFILE does (merge; --replace: replace); diff A B compares two files")
     func diff() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try run("set", "function.album.like.enabled", "Y").status == 0)
         #expect(try run("set", "function.album.max_photos", "7").status == 0)
+        #expect(try run("set", "function.chat.typing_interval_ms", "500").status == 0)
         let profile = folder.appendingPathComponent("p.json")
-        try Data(#"{"function.album.max_photos": "9", "function.chat.reactions.enabled": "N"}"#.utf8).write(to: profile)
+        try Data(
+            #"{"function.album.max_photos": "9", "function.chat.reactions.enabled": "N", "function.chat.typing_interval_ms": "500"}"#
+                .utf8
+        ).write(to: profile)
         let text = try run("diff", profile.path)
         #expect(text.status == 0)
-        #expect(
-            text.output.contains("current overrides -> \(profile.path): 1 added, 1 removed, 1 changed, 0 unchanged"))
+        let merge = "merge from \(profile.path): 1 added, 1 changed, 1 unchanged; 1 other override kept\n"
+        #expect(text.output.hasPrefix(merge), "\(text.output)")
         #expect(text.output.contains("  + function.chat.reactions.enabled = \"N\""))
-        #expect(text.output.contains("  - function.album.like.enabled = \"Y\""))
         #expect(text.output.contains("  ~ function.album.max_photos: \"7\" -> \"9\""))
+        #expect(!text.output.contains("like.enabled"), "a merge removes nothing")
+        let dryRun = try run("import", profile.path, "--dry-run")
+        #expect(dryRun.output == text.output, "the dry run prints what diff printed")
+        let mergeJSON = try object(try run("diff", profile.path, "--json").output)
+        #expect(mergeJSON["mode"] as? String == "merge" && mergeJSON["kept"] as? Int == 1)
+        #expect((mergeJSON["removed"] as? [Any])?.isEmpty == true && mergeJSON["unchanged"] as? Int == 1)
+
+        let replace = try run("diff", profile.path, "--replace")
+        #expect(replace.output.hasPrefix("replace from \(profile.path): 1 added, 1 changed, 1 unchanged, 1 removed\n"))
+        #expect(replace.output.contains("  - function.album.like.enabled = \"Y\""))
+        #expect(replace.output == (try run("import", profile.path, "--replace", "--dry-run")).output)
+        let replaceJSON = try object(try run("diff", profile.path, "--replace", "--json").output)
+        #expect((replaceJSON["removed"] as? [[String: Any]])?.first?["key"] as? String == "function.album.like.enabled")
+
+        let imported = try run("import", profile.path)
+        #expect(imported.status == 0)
+        #expect(
+            imported.error.contains(
+                "imported \(profile.path) into \(store.path): 1 added, 1 changed, 1 unchanged; 1 other override kept"),
+            "\(imported.error)")
+        let reader = FileOverrideStore(url: store)
+        reader.reload()
+        #expect(reader.entries.count == 4, "merged: the other override is kept")
+        #expect(
+            try run("diff", profile.path).output.hasPrefix(
+                "merge from \(profile.path): 0 added, 0 changed, 3 unchanged"))
+
         let other = folder.appendingPathComponent("q.json")
         try Data(#"{"function.album.max_photos": "9"}"#.utf8).write(to: other)
         let json = try object(try run("diff", profile.path, other.path, "--json").output)
-        #expect((json["removed"] as? [[String: Any]])?.first?["key"] as? String == "function.chat.reactions.enabled")
+        #expect(
+            (json["removed"] as? [[String: Any]])?.map { $0["key"] as? String } == [
+                "function.chat.reactions.enabled", "function.chat.typing_interval_ms",
+            ])
         #expect(json["unchanged"] as? Int == 1)
+        #expect(try run("diff", profile.path, other.path, "--replace").status == 2)
         #expect(try run("diff", folder.appendingPathComponent("missing.json").path).status == 4)
+    }
+
+    @Test("a dry run refuses a merge past the store's size limit as the import does (exit 3), writing nothing")
+    func dryRunLimit() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let big = String(repeating: "v", count: 1_000_000)
+        func document(_ names: [String]) -> Data {
+            let lines = names.map { "    \"\($0)\": {\"value\": \"\(big)\"}" }.joined(separator: ",\n")
+            return Data(
+                "{\n  \"format\": \"service-configuration-overrides\",\n  \"version\": 1,\n  \"overrides\": {\n\(lines)\n  }\n}\n"
+                    .utf8)
+        }
+        try document((1...5).map { "big.stored.\($0)" }).write(to: store)
+        chmod(store.path, 0o600)
+        let profile = folder.appendingPathComponent("big.json")
+        try document((1...4).map { "big.incoming.\($0)" }).write(to: profile)
+        let dry = try run("import", profile.path, "--force", "--dry-run")
+        #expect(dry.status == 3, "\(dry.error)")
+        #expect(dry.error.contains("the limit is 8 MiB; nothing was saved"), "\(dry.error)")
+        let real = try run("import", profile.path, "--force")
+        #expect(real.status == 3 && real.error.hasSuffix(dry.error.components(separatedBy: "config-menu: ").last!))
+        let reader = FileOverrideStore(url: store)
+        reader.reload()
+        #expect(reader.entries.count == 5, "nothing was written")
     }
 
     @Test("import prints the diff with values; without a terminal it does not ask; --dry-run writes nothing")

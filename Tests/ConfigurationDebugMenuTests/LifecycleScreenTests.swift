@@ -30,7 +30,7 @@ struct LifecycleScreenTests {
         reduce(&state, .toggleScenarioMode)
         let replacing = renderer.render(state).text
         #expect(replacing.contains("- function.media.hdr.enabled = \"Y\""))
-        #expect(replacing.contains("1 added, 3 removed, 1 changed, 1 unchanged"))
+        #expect(replacing.contains("1 added, 1 changed, 1 unchanged, 3 removed"), "the counts import and diff print")
     }
 
     @Test("golden: the expiry menu over the list")

@@ -135,7 +135,7 @@ struct ServerLineTests {
 
     @Test("a refreshed status replaces the line; the line appears when a source becomes known")
     func refreshed() throws {
-        var state = try MenuFixture.state(width: 140)
+        var state = try MenuFixture.state(width: 170)
         #expect(!state.layout.showsServerLine)
         reduce(&state, .bottom)
         let update = MenuDataUpdate(
@@ -150,8 +150,75 @@ struct ServerLineTests {
             state.list.selection >= state.list.scroll && state.list.selection < state.list.scroll + state.visibleKeyRows
         )
         let line = renderer.render(state).line(1)
-        #expect(line.contains("stale: timed out · last good 30 s ago"))
-        #expect(line.contains("from the program's snapshot"))
+        #expect(line.contains("last sync failed: timed out · values from 30 s ago"), "\(line)")
+        #expect(line.contains("from a snapshot that does not name its program"))
+    }
+
+    @Test(
+        "a followed snapshot says whose sync it is and whether that program runs; never fresh; grey when it ended",
+        arguments: [
+            (
+                ServerSyncState.fresh(at: SyncedMenuFixture.syncedAt),
+                ServerSyncDisplay.Writer(name: "config-demo", pid: 9904, liveness: .running),
+                "values from config-demo's sync 12 s ago; config-demo runs", "normal"
+            ),
+            (
+                .fresh(at: SyncedMenuFixture.syncedAt),
+                ServerSyncDisplay.Writer(name: "config-demo", pid: 9904, liveness: .ended),
+                "values from config-demo's sync 12 s ago; config-demo ended", "muted"
+            ),
+            (
+                .stale(since: SyncedMenuFixture.syncedAt, reason: "connection refused"),
+                ServerSyncDisplay.Writer(name: "config-demo", pid: 9904, liveness: .running),
+                "config-demo's last sync failed: connection refused · values from 12 s ago", "problem"
+            ),
+            (
+                .stale(since: SyncedMenuFixture.syncedAt, reason: "connection refused"),
+                ServerSyncDisplay.Writer(name: "config-demo", pid: 9904, liveness: .ended),
+                "values from config-demo's last good sync 12 s ago (then: connection refused); config-demo ended",
+                "muted"
+            ),
+            (
+                .fresh(at: SyncedMenuFixture.syncedAt),
+                ServerSyncDisplay.Writer(
+                    name: "config-menu", pid: 4242, liveness: .thisMenu,
+                    program: .init(name: "config-demo", isRunning: true)),
+                "values from this menu's sync 12 s ago; config-demo applies them at its own next sync", "normal"
+            ),
+            (
+                .fresh(at: SyncedMenuFixture.syncedAt),
+                ServerSyncDisplay.Writer(
+                    name: "config-menu", pid: 4242, liveness: .thisMenu,
+                    program: .init(name: "config-demo", isRunning: false)),
+                "values from this menu's sync 12 s ago; config-demo ended", "muted"
+            ),
+            (
+                .error(reason: "HTTP 500 (internal server error)"),
+                ServerSyncDisplay.Writer(name: "config-demo", pid: 9904, liveness: .running),
+                "config-demo's sync failed: HTTP 500 (internal server error); no values yet", "problem"
+            ),
+        ])
+    func followedWriter(
+        state syncState: ServerSyncState, writer: ServerSyncDisplay.Writer, words: String, style: String
+    )
+        throws
+    {
+        var state = try S.state(syncState, followsSnapshot: true, width: 200)
+        state.data.server?.writer = writer
+        let grid = renderer.render(state)
+        let line = grid.line(1)
+        #expect(line.contains("server: \(S.source) · \(words)"), "\(line)")
+        #expect(!line.contains("fresh") && !line.contains("snapshot"), "\(line)")
+        let column = try #require(line.range(of: words)).lowerBound
+        let x = line.distance(from: line.startIndex, to: column)
+        let theme = MenuTheme(colors: true)
+        let expected = ["normal": theme.serverLine, "muted": theme.serverLineMuted, "problem": theme.serverLineProblem]
+        #expect(grid[x, 1].style == expected[style], "\(words)")
+        // At 80 columns the source gives way, so whose values these are and whether anybody syncs them still show.
+        var narrow = try S.state(syncState, followsSnapshot: true, width: 80)
+        narrow.data.server?.writer = writer
+        let short = renderer.render(narrow).line(1)
+        if words.count <= 66 { #expect(short.contains(words), "\(short)") }
     }
 }
 

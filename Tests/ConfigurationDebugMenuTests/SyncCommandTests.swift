@@ -36,6 +36,9 @@ struct SyncCommandTests {
 
         let status = try json(try run("status", "--json").output)
         #expect(status["status"] as? String == "fresh")
+        let syncedBy = try #require(status["syncedBy"] as? [String: Any])
+        #expect(syncedBy["program"] as? String == "config-menu" && syncedBy["running"] as? Bool == false)
+        #expect(try run("status").output.contains("synced by:     config-menu (pid "), "whose sync, and it ended")
         #expect(status["source"] as? String == server.url().absoluteString)
         #expect(status["keys"] as? Int == 3)
         #expect((status["etag"] as? String)?.hasPrefix("\"") == true)
@@ -72,6 +75,38 @@ struct SyncCommandTests {
         #expect(
             try json(try run("get", "function.chat.typing_interval_ms", "--json").output)["server"] as? String == "4000"
         )
+    }
+
+    @Test("get and list with --server-url show that source's last-known values, and say when none were fetched yet")
+    func serverURLValues() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try FixtureHTTPServer(values: ["function.chat.typing_interval_ms": "3333"])
+        let url = server.url().absoluteString
+        let key = "function.chat.typing_interval_ms"
+        let before = try run("get", key, "--server-url", url)
+        #expect(before.output.hasPrefix("\(key) = 3000 (DEFAULT)\n"))
+        #expect(
+            before.error.contains(
+                "note: no server values fetched from \(url) yet (\(folder.path)/server-snapshot.json"),
+            "\(before.error)")
+        #expect(try run("sync", "--server-url", url).status == 0)
+        server.stop()  // last-known values: nothing is fetched by get or list
+        let get = try run("get", key, "--server-url", url)
+        #expect(get.status == 0)
+        #expect(get.output.hasPrefix("\(key) = 3333 (SERVER)\n"), "\(get.output)")
+        #expect(!get.error.contains("note:"), "\(get.error)")
+        #expect(get.output == (try run("get", key)).output, "the same as without the flag, as the menu shows it")
+        let list = try run("list", "Chat", "--server-url", url, "--json")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
+        let row = try #require(rows.first { $0["name"] as? String == key })
+        #expect(row["value"] as? String == "3333" && row["source"] as? String == "server")
+        let other = "http://127.0.0.1:9/other.json"
+        let elsewhere = try run("list", "Chat", "--server-url", other)
+        #expect(elsewhere.output.contains("\(key)            3000"), "\(elsewhere.output)")
+        #expect(
+            elsewhere.error.contains(
+                "note: no server values fetched from \(other) yet (\(folder.path)/server-snapshot.json holds values "
+                    + "from \(url), not \(other); not used)"), "\(elsewhere.error)")
     }
 
     @Test("usage errors: an interval without a server, a scheme no source knows, sync with nothing to sync from")

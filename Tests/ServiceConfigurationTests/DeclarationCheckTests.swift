@@ -77,6 +77,40 @@ extension ConfigurationScopes {
         }
     }
 
+    /// Defaults the key's own codec cannot carry.
+    struct NotANumberDefault: ConfigurationScope {
+        let ratio: RatioKey
+        enum RatioKey: ConfigurationKey {
+            static let name = "test.bad_default.ratio"
+            static let defaultValue = Double.nan
+        }
+    }
+
+    struct LowercaseCurrencyDefault: ConfigurationScope {
+        let price: PriceKey
+        enum PriceKey: ConfigurationKey {
+            static let name = "test.bad_default.price"
+            static let defaultValue = MoneyAmount(minorUnits: 100, currency: "eur")
+        }
+    }
+
+    struct LossyDefault: ConfigurationScope {
+        let share: ShareKey
+        enum ShareKey: ConfigurationKey {
+            static let name = "test.bad_default.share"
+            static let defaultValue = Percentage(fraction: 0.125)
+        }
+    }
+
+    struct UnencodableDefault: ConfigurationScope {
+        let token: TokenKey
+        enum TokenKey: ConfigurationKey {
+            static let name = "test.bad_default.token"
+            static let defaultValue = "secret"
+            static func encode(_ value: String) throws -> String? { nil }
+        }
+    }
+
     struct BadPattern: ConfigurationScope {
         let code: CodeKey
         enum CodeKey: ConfigurationKey {
@@ -85,6 +119,17 @@ extension ConfigurationScopes {
             static let valuePattern = ConfigurationValuePattern("[A-Z")
         }
     }
+}
+
+/// A value that keeps two decimals of a percentage on the wire: 0.125 travels as "12" and comes back as 0.12.
+struct Percentage: Hashable, ConfigurationValueStringRepresentable {
+    var fraction: Double
+    init(fraction: Double) { self.fraction = fraction }
+    init?(configurationValueString string: String) {
+        guard let percent = Int(string) else { return nil }
+        fraction = Double(percent) / 100
+    }
+    var configurationValueString: String { String(Int(fraction * 100)) }
 }
 
 @Suite("Key declarations a catalog refuses instead of ignoring")
@@ -139,6 +184,36 @@ struct DeclarationCheckTests {
         }
         #expect(
             error?.description == "key test.bad.count: boolEncoding applies only to Bool keys; this key's value is Int")
+    }
+
+    @Test(
+        "a default its own codec cannot encode, or that does not come back from its wire string, is refused at build",
+        arguments: [
+            (
+                ConfigurationScopes.NotANumberDefault.self as any ConfigurationScope.Type,
+                "key test.bad_default.ratio: the default value does not round-trip: it encodes to \"nan\", which the "
+                    + "key refuses (expected a finite number, got \"nan\")"
+            ),
+            (
+                ConfigurationScopes.LowercaseCurrencyDefault.self,
+                "key test.bad_default.price: the default value does not round-trip: it encodes to \"100 eur\", which "
+                    + "the key refuses (expected AMOUNT CURRENCY such as 20 EUR, got \"100 eur\")"
+            ),
+            (
+                ConfigurationScopes.LossyDefault.self,
+                "key test.bad_default.share: the default value does not round-trip: it encodes to \"12\", which "
+                    + "decodes to a different value"
+            ),
+            (
+                ConfigurationScopes.UnencodableDefault.self,
+                "key test.bad_default.token: the default value has no wire form (encode(_:) returns nil for it), so "
+                    + "no tool can show or restore it"
+            ),
+        ]
+    )
+    func unencodableDefault(scope: any ConfigurationScope.Type, message: String) {
+        let error = #expect(throws: ConfigurationError.self) { try ConfigurationCatalog(scopes: [scope]) }
+        #expect(error?.description == message)
     }
 
     @Test("a pattern that is not a regular expression is refused at catalog build, and rejects every value")

@@ -1,5 +1,6 @@
 import ServiceConfiguration
 import ServiceConfigurationTesting
+import Synchronization
 import Testing
 import XCTest
 
@@ -42,6 +43,42 @@ struct MockFailureTests {
         #expect(resolution.rejections.map(\.rawValue) == ["100 eur"])
         mock.price = MoneyAmount(minorUnits: 250, currency: "USD")
         #expect(mock.price == MoneyAmount(minorUnits: 250, currency: "USD"))
+    }
+
+    /// The issues `body` records: where, and what they say.
+    func issues(_ body: () -> Void) -> [(location: SourceLocation, comment: String)] {
+        let recorded = Mutex<[(location: SourceLocation, comment: String)]>([])
+        withKnownIssue {
+            body()
+        } matching: { issue in
+            recorded.withLock { $0.append((issue.sourceLocation!, issue.comments.map(\.rawValue).joined())) }
+            return true
+        }
+        return recorded.withLock { $0 }
+    }
+
+    @Test("a setter's failure is recorded at the caller's line; a property's at the test, never in the library")
+    func sourceLocations() throws {
+        let mock = MockConfigurationService(scopes: [Keys.self])
+        let line = #line + 1
+        let byKeyPath = issues { mock.setServerValue(MoneyAmount(minorUnits: 1, currency: "eur"), for: \.price) }
+        #expect(byKeyPath.map(\.location.fileID) == [#fileID])
+        #expect(byKeyPath.map(\.location.line) == [line])
+        // Swift's #column in a default argument is the column of the call's opening parenthesis.
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8).components(separatedBy: "\n")[line - 1]
+        let call = try #require(source.range(of: "setServerValue(")).upperBound
+        #expect(byKeyPath.map(\.location.column) == [source.distance(from: source.startIndex, to: call)])
+        let byType = issues {
+            mock.setServerValue(MoneyAmount(minorUnits: 1, currency: "eur"), for: Keys.PriceKey.self)
+        }
+        #expect(byType.map(\.location.line) == [line + 8])
+        // A property setter cannot be given its caller's line (Swift passes none to a dynamic member's setter): its
+        // failure is recorded at the running test, in the test's file, and says how to get the line.
+        let byProperty = issues { mock.price = MoneyAmount(minorUnits: 2, currency: "eur") }
+        let test = try #require(Test.current?.sourceLocation)
+        #expect(byProperty.map(\.location.fileID) == [#fileID])
+        #expect(byProperty.map(\.location.line) == [test.line])
+        #expect(byProperty.first?.comment.contains("setServerValue(_:for:) records it at the line of the call") == true)
     }
 
     @Test("scopes that cannot form a catalog are an issue, not a crash")

@@ -50,6 +50,22 @@ struct ObservationTests {
         #expect(await iterator.next() == 3)
     }
 
+    @Test("changes(of:) does not yield the current value first: its first element is the first change")
+    func noCurrentValueFirst() async throws {
+        var service: LiveConfigurationService? = LiveConfigurationService(serverValues: [Fixture.CountKey.name: "7"])
+        let stream = service!.changes(of: Fixture.CountKey.self)
+        service!.updateServerValues([Fixture.CountKey.name: "9"])
+        service = nil  // the stream finishes
+        var values: [Int] = []
+        for await value in stream { values.append(value) }
+        #expect(values == [9], "the current 7 is not yielded")
+        let idle = LiveConfigurationService(serverValues: [Fixture.CountKey.name: "7"])
+        var iterator = idle.changes(of: Fixture.CountKey.self).makeAsyncIterator()
+        idle.updateServerValues([Fixture.CountKey.name: "07"])  // the same value: nothing
+        idle.updateServerValues([Fixture.CountKey.name: "8"])
+        #expect(await iterator.next() == 8)
+    }
+
     @Test("changed key names stream and finishing when the service goes away")
     func namesStream() async {
         var service: LiveConfigurationService? = LiveConfigurationService()

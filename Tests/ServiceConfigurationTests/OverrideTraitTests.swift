@@ -28,6 +28,39 @@ import Testing
             #expect(standard.overridesApply == ConfigurationOverridePolicy.isDebugBuild)
         }
 
+        @Test("never behaves as a release build does, in this (debug or release) test run: live service and mock")
+        func neverActsAsRelease() throws {
+            #expect(!ConfigurationOverridePolicy.never.appliesInThisBuild)
+            let folder = TemporaryFolder()
+            let writer = FileOverrideStore(url: folder.storeURL())
+            try writer.set("Y", forKey: Fixture.FlagKey.name)
+            let store = FileOverrideStore(url: folder.storeURL())
+            let service = LiveConfigurationService(
+                catalog: try fixtureCatalog(), overrideStore: store, overridePolicy: .never)
+            #expect(!service.overridesApply && store.entries.isEmpty, "the store is never read")
+            #expect(!service.flag, "the store's override does not apply")
+            let inMemory = LiveConfigurationService(overrides: [Fixture.CountKey.name: "9"], overridePolicy: .never)
+            #expect(inMemory.count == 3 && inMemory.overrides.isEmpty, "nor does an override passed in memory")
+            #expect(throws: ConfigurationError.overridesDisabled) { try service.setOverride(true, for: \.flag) }
+            #expect(throws: ConfigurationError.overridesDisabled) {
+                try service.setOverride(rawValue: "Y", forKeyNamed: Fixture.FlagKey.name, note: nil)
+            }
+
+            let mock = MockConfigurationService(
+                scopes: [ConfigurationScopes.Fixture.self], overrides: [Fixture.FlagKey.name: "Y"],
+                overridePolicy: .never)
+            #expect(!mock.overridesApply && !mock.flag)
+            #expect(throws: ConfigurationError.overridesDisabled) { try mock.setOverride(true, for: \.flag) }
+            mock.flag = true
+            #expect(mock.flag, "server values still apply")
+            #expect(ConfigurationError.overridesDisabled.description.contains(".never"))
+            // What the README used to promise: .debugBuildsOnly follows the build the tests run in.
+            let debugOnly = MockConfigurationService(
+                scopes: [ConfigurationScopes.Fixture.self], overrides: [Fixture.FlagKey.name: "Y"],
+                overridePolicy: .debugBuildsOnly)
+            #expect(debugOnly.flag == ConfigurationOverridePolicy.isDebugBuild)
+        }
+
         @Test("where the policy refuses, the store is never read and setting an override is refused")
         func refusedStore() throws {
             let folder = TemporaryFolder()

@@ -170,6 +170,47 @@ struct ServerSnapshotTests {
         #expect(!FileManager.default.fileExists(atPath: F.snapshotURL(in: folder).path))
     }
 
+    @Test("the snapshot names the program whose sync wrote it; readers tell whether it runs; old snapshots read")
+    func writer() async throws {
+        let server = try FixtureHTTPServer(values: [F.flag: "Y"])
+        let folder = TemporaryFolder()
+        let url = F.snapshotURL(in: folder)
+        _ = await F.sync(server.url(), service: nil, snapshot: url).sync()
+        let mine = try #require(try F.snapshot(at: url)?.writer)
+        #expect(mine.processIdentifier == getpid() && mine.isCurrentProcess && mine.isRunning)
+        #expect(mine.programName == ProcessInfo.processInfo.processName)
+        #expect(mine.processStart != nil, "Linux says when a process started")
+
+        // Another program syncs once and exits: its snapshot names it, and it no longer runs.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
+        process.arguments = [
+            "hammer", server.url().absoluteString, server.folder.appendingPathComponent("values.json").path, url.path,
+            "1", "1",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let follower = ServerSnapshotFollower(snapshotURL: url, service: nil)
+        let other = try #require(follower.writer)
+        #expect(other.programName == "sync-test-helper" && other.processIdentifier == process.processIdentifier)
+        #expect(!other.isRunning && !other.isCurrentProcess)
+        #expect(follower.program == other, "the last program other than this one")
+
+        // A snapshot from before the field, or with a writer that cannot be read: values kept, no writer known.
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        for hostile in [nil, "config-demo", ["pid": "12", "program": "x"], ["pid": -4, "program": "x"], ["pid": 7]]
+            as [Any?]
+        {
+            object["writer"] = hostile
+            let parsed = try ServerValuesSnapshot(
+                parsing: [UInt8](try JSONSerialization.data(withJSONObject: object)))
+            #expect(parsed.writer == nil, "\(String(describing: hostile))")
+            #expect(!parsed.values.isEmpty && parsed.values == follower.values, "the values are read as before")
+        }
+    }
+
     @Test("following a running program's snapshot: its values and status arrive live; sync fetches from its source")
     func follower() async throws {
         let server = try FixtureHTTPServer(values: [F.flag: "Y"])

@@ -169,7 +169,9 @@ struct ProfileTests {
         #expect(merge.unknownKeys == ["gone.key"])
         #expect(merge.invalidValues.map(\.key) == [Fixture.RatioKey.name])
         #expect(merge.hasProblems)
-        #expect(merge.summary.hasPrefix("3 added, 1 changed, 0 removed; 1 unknown key: gone.key"))
+        #expect(
+            merge.summary.hasPrefix("3 added, 1 changed, 0 unchanged; 1 other override kept; 1 unknown key: gone.key"))
+        #expect(merge.kept == [Fixture.GreetingKey.name] && merge.unchanged.isEmpty)
         #expect(target.entries.count == 2, "planning writes nothing")
         try target.apply(merge)
         #expect(target.entries.count == 5)
@@ -177,6 +179,7 @@ struct ProfileTests {
 
         let replace = try target.planImport(from: profile, mode: .replace, catalog: catalog)
         #expect(replace.removed == [Fixture.GreetingKey.name])
+        #expect(replace.counts == "0 added, 0 changed, 4 unchanged, 1 removed" && replace.kept.isEmpty)
         try target.apply(replace)
         #expect(Set(target.entries.keys) == Set(source.entries.keys))
     }

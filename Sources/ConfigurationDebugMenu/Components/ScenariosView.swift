@@ -96,7 +96,7 @@ package struct ScenariosView: Equatable, Sendable {
             grid.write("✗ \(scenario.name) cannot be used: \(problem)", in: rect.row(0), style: theme.problem)
             return
         }
-        let diff = OverrideDiff(from: current, to: result(of: scenario, over: current))
+        let diff = OverrideDiff(importing: scenario.entries, into: current, mode: replace ? .replace : .merge)
         let mode = replace ? "replaces every override (m: merge)" : "merges into the overrides (m: replace)"
         let end = grid.write(scenario.name, in: rect.row(0), style: theme.label)
         grid.write(" " + mode, x: end, y: rect.y, style: theme.muted, maxX: rect.maxX)

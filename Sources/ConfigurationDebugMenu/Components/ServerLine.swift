@@ -1,7 +1,8 @@
 import ServiceConfiguration
 
 /// The line under the title bar when server values have a source: where they come from, their status and age, how
-/// many keys the last sync changed, and whether this menu syncs them or reads a running program's snapshot.
+/// many keys the last sync changed, and whether this menu syncs them or whose snapshot it reads (and whether that
+/// program still runs: grey when it ended, as nobody syncs the values any more).
 package enum ServerLine {
     /// The text of the line's left part, for `display` at `clock` (also used to decide whether a tick redraws).
     package static func text(_ display: ServerSyncDisplay, clock: Double) -> String {
@@ -13,8 +14,9 @@ package enum ServerLine {
     }
 
     /// Draws the line in `row`. When it does not fit, the note on where the status comes from goes first, then the
-    /// source is cut in the middle (to no less than 24 columns), then the count of changed keys goes: the status
-    /// always shows.
+    /// source is cut in the middle (to no less than 24 columns), then the count of changed keys goes, then the source
+    /// is cut further: the status, which says whose values these are and whether anybody still syncs them, shows
+    /// whole as long as the row holds it.
     package static func draw(
         into grid: inout ScreenGrid, in row: Rect, display: ServerSyncDisplay, clock: Double, theme: MenuTheme
     ) {
@@ -22,7 +24,7 @@ package enum ServerLine {
         var source = VisibleText.escaped(display.status.source)
         let state = " · " + display.stateText(clock: clock)
         var changes = changes(display)
-        var origin = display.followsSnapshot ? "  from the program's snapshot " : "  synced by this menu "
+        var origin = display.originNote.map { "  \($0) " } ?? ""
         func width() -> Int {
             TextWidth.of(" server: ") + TextWidth.of(source) + TextWidth.of(state) + TextWidth.of(changes)
                 + TextWidth.of(origin)
@@ -33,11 +35,15 @@ package enum ServerLine {
             source = TextWidth.truncateMiddle(source, to: max(24, room))
         }
         if width() > row.width { changes = "" }
+        if width() > row.width {
+            let room = row.width - (width() - TextWidth.of(source))
+            source = TextWidth.truncateMiddle(source, to: max(1, room))
+        }
         var x = grid.write(" server: ", x: row.x, y: row.y, style: theme.serverLine, maxX: row.maxX)
         x = grid.write(source, x: x, y: row.y, style: theme.serverLine, maxX: row.maxX)
-        x = grid.write(
-            state, x: x, y: row.y, style: display.isProblem ? theme.serverLineProblem : theme.serverLine,
-            maxX: row.maxX)
+        let style =
+            display.nobodySyncs ? theme.serverLineMuted : display.isProblem ? theme.serverLineProblem : theme.serverLine
+        x = grid.write(state, x: x, y: row.y, style: style, maxX: row.maxX)
         grid.write(changes, x: x, y: row.y, style: theme.serverLine, maxX: row.maxX)
         if !origin.isEmpty {
             grid.write(

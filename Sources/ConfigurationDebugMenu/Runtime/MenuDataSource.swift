@@ -23,8 +23,14 @@ final class MenuDataSource: Sendable {
     private let remarked = Locked<Set<String>>([])
     /// The server status last observed, to find the keys a new status marks or unmarks.
     private let observedServer = Locked<ServerSyncStatus?>(nil)
-    /// The server status the menu last showed.
-    private let shownServer = Locked<ServerSyncStatus?>(nil)
+    /// The server status the menu last showed, with the writer of the snapshot it follows.
+    private let shownServer = Locked<ShownServer?>(nil)
+
+    /// What the server line was drawn from, to tell when it must be drawn again.
+    private struct ShownServer: Equatable, Sendable {
+        var status: ServerSyncStatus
+        var writer: ServerSyncDisplay.Writer?
+    }
     /// The outcomes of syncs asked for in the menu, not yet shown.
     private let syncOutcomes = Locked<[ServerSyncOutcome]>([])
     /// The store problems the menu last showed, so new ones are shown even if no key's value changed.
@@ -89,9 +95,10 @@ final class MenuDataSource: Sendable {
         data.coverage = coverage.current(now: ProcessInfo.processInfo.systemUptime)
         if let serverSync {
             let status = serverSync.status
+            let writer = snapshotWriter()
             observedServer.withLock { $0 = status }
-            shownServer.withLock { $0 = status }
-            data.server = display(status)
+            shownServer.withLock { $0 = ShownServer(status: status, writer: writer) }
+            data.server = display(status, writer: writer)
         }
         return data
     }
@@ -110,10 +117,22 @@ final class MenuDataSource: Sendable {
     private var syncChanges: [String: String?] { serverSync?.status.lastChange?.previousValues ?? [:] }
 
     /// The status as the menu shows it, with the last sync placed on the loop's clock.
-    private func display(_ status: ServerSyncStatus) -> ServerSyncDisplay {
+    private func display(_ status: ServerSyncStatus, writer: ServerSyncDisplay.Writer?) -> ServerSyncDisplay {
         ServerSyncDisplay(
             status: status, clock: ProcessInfo.processInfo.systemUptime, date: Date(),
-            followsSnapshot: !(serverSync is ServerValuesSync))
+            followsSnapshot: !(serverSync is ServerValuesSync), writer: writer)
+    }
+
+    /// The program whose sync wrote the snapshot the menu follows, and whether it still runs, judged now.
+    private func snapshotWriter() -> ServerSyncDisplay.Writer? {
+        guard let follower = serverSync as? ServerSnapshotFollower, let writer = follower.writer else { return nil }
+        guard !writer.isCurrentProcess else {
+            return ServerSyncDisplay.Writer(
+                name: writer.programName, pid: writer.processIdentifier, liveness: .thisMenu,
+                program: follower.program.map { .init(name: $0.programName, isRunning: $0.isRunning) })
+        }
+        return ServerSyncDisplay.Writer(
+            name: writer.programName, pid: writer.processIdentifier, liveness: writer.isRunning ? .running : .ended)
     }
 
     /// Runs a sync in the background; its outcome comes back through ``takeSyncOutcomes()``.
@@ -155,12 +174,13 @@ final class MenuDataSource: Sendable {
             names.formUnion(Set(previous.entries.map(\.key)).symmetricDifference(problems.entries.map(\.key)))
         }
         let server = serverSync.flatMap { serverSync -> ServerSyncDisplay? in
-            let current = serverSync.status
+            // The writer's liveness is judged on every look: a program that ends changes no file.
+            let current = ShownServer(status: serverSync.status, writer: snapshotWriter())
             let changed = shownServer.withLock { shown -> Bool in
                 defer { shown = current }
                 return shown != current
             }
-            return changed ? display(current) : nil
+            return changed ? display(current.status, writer: current.writer) : nil
         }
         let coverage = coverage.poll(now: ProcessInfo.processInfo.systemUptime)
         guard !names.isEmpty || !shownAgain.isEmpty || previous != problems || server != nil || coverage != nil else {

@@ -86,6 +86,44 @@ public struct ConfigurationCatalog: Sendable {
             throw .invalidDeclaration(
                 key: K.name, problem: "valuePattern \(K.valuePattern) is not a valid regular expression (\(problem))")
         }
+        if let problem = defaultValueProblem(of: K.self) { throw .invalidDeclaration(key: K.name, problem: problem) }
+    }
+
+    /// Why the key's default cannot travel through its own codec, or `nil`: it must encode to a wire string that the
+    /// key decodes (pattern and bounds included) back to a value that encodes to the same string and, when the value
+    /// type is `Equatable`, equals the default. Otherwise the manifest, the menu and a reset would show or restore a
+    /// value the program never has.
+    private static func defaultValueProblem<K: ConfigurationKey>(of key: K.Type) -> String? {
+        let wire: String
+        do {
+            guard let encoded = try K.encode(K.defaultValue) else {
+                return "the default value has no wire form (encode(_:) returns nil for it), so no tool can show or "
+                    + "restore it"
+            }
+            wire = encoded
+        } catch {
+            return "the default value cannot be encoded: \(error)"
+        }
+        let shown = "\"\(VisibleText.escaped(wire))\""
+        let decoded: K.Value
+        do {
+            decoded = try K.decodeWithinBounds(from: wire, range: K.declaredNumberRange)
+        } catch {
+            return "the default value does not round-trip: it encodes to \(shown), which the key refuses (\(error))"
+        }
+        let again = try? K.encode(decoded)
+        if again != wire || isEqual(decoded, K.defaultValue) == false {
+            let reencoded = again.map { " that encodes to \"\(VisibleText.escaped($0))\"" } ?? ""
+            return "the default value does not round-trip: it encodes to \(shown), which decodes to a different value"
+                + (again == wire ? "" : reencoded)
+        }
+        return nil
+    }
+
+    /// Whether two values are equal, when their type is `Equatable`; `nil` when it is not.
+    private static func isEqual(_ value: Any, _ other: Any) -> Bool? {
+        guard let value = value as? any Equatable else { return nil }
+        return value.isEqual(to: other)
     }
 
     /// Builds a catalog from described scopes (for example from a manifest).
@@ -127,4 +165,9 @@ public struct ConfigurationCatalog: Sendable {
     public func suggestions(for name: String) -> [String] {
         NameSuggestions.nearest(to: name, in: index.keys)
     }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: Any) -> Bool { (other as? Self) == self }
 }

@@ -110,18 +110,16 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             toggleStrings: toggleStrings,
             pattern: K.valuePattern,
             validator: { raw throws(ConfigurationDecodingError) in
+                // The key's decoding, then its bounds: the rule the typed read applies too.
                 let value: K.Value
                 do {
-                    value = try K.decode(from: raw)
+                    value = try K.decodeWithinBounds(from: raw, range: range)
                 } catch let error as ConfigurationDecodingError {
                     throw error
                 } catch {
                     throw ConfigurationDecodingError("\(error)")
                 }
-                let canonical = (try? K.encode(value)) ?? raw
-                // A declared range is the debug tools' rule (the program's decoding is unchanged).
-                if let problem = range?.problem(with: canonical) { throw ConfigurationDecodingError(problem) }
-                return canonical
+                return (try? K.encode(value)) ?? raw
             }
         )
     }

@@ -21,8 +21,8 @@ public enum ConfigurationDebugControlType<Value: Sendable>: Sendable {
     case picker([ConfigurationDebugChoice<Value>])
     /// A one-line text editor; input is validated by the key's `decode(from:)` as it is typed.
     case text
-    /// A one-line numeric editor; with a range, it accepts only that range and `+`/`-` step through it (see
-    /// `number(range:step:)`).
+    /// A one-line numeric editor; with a range, `+`/`-` step through it (see `number(range:step:)`), and the range
+    /// is a value rule: a value outside it is rejected from every source (see ``ConfigurationNumberRange``).
     case number(ConfigurationNumberKind, ConfigurationNumberRange? = nil)
     /// A multi-line JSON editor (or `$EDITOR`); the text is validated by the key's `decode(from:)` before saving.
     case json

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The values a number control accepts, and the step `+`/`-` move by in the debug menu: what a key declares with
+/// The values a number key accepts, and the step `+`/`-` move by in the debug menu: what a key declares with
 /// `.number(range:step:)` (integer keys get their type's bounds by default, so an `Int8` key refuses 300).
 ///
 /// ```swift
@@ -11,9 +11,11 @@ import Foundation
 /// }
 /// ```
 ///
-/// The bounds are the debug tools' rule (the menu's editor, `config-menu set`, a manifest's validation): the
-/// program's own decoding of server values is unchanged. They travel as decimal strings, so 64-bit bounds keep every
-/// digit in a manifest.
+/// The bounds are a value rule, the same for every source and every reader: a server value or an override outside
+/// them is rejected with the reason and the key falls back to the next source (server, then default), as a value
+/// that fails to decode does; setting an override outside them is refused; a catalog refuses a default outside them.
+/// The program's typed read, the string-level resolution, change notifications, the debug menu and `config-menu`
+/// agree. They travel as decimal strings, so 64-bit bounds keep every digit in a manifest.
 public struct ConfigurationNumberRange: Sendable, Hashable, Codable {
     /// The smallest accepted value, as a decimal string.
     public var minimum: String
@@ -29,15 +31,46 @@ public struct ConfigurationNumberRange: Sendable, Hashable, Codable {
         self.step = step
     }
 
-    /// Why the canonical number `text` is outside the range, or `nil` when it is inside.
+    /// Why the canonical number `text` is outside the range, or `nil` when it is inside. Integers are compared
+    /// exactly, whatever their size; other numbers as `Double`s. Text that is not a finite number (`nan`, `inf`) is
+    /// not inside.
     public func problem(with text: String) -> String? {
-        guard let value = Decimal(string: text, locale: Self.locale), let low = bound(minimum),
-            let high = bound(maximum)
-        else { return nil }
-        guard value >= low, value <= high else {
+        guard let low = Self.compare(text, minimum), low >= 0, let high = Self.compare(text, maximum), high <= 0 else {
             return "expected a number from \(minimum) to \(maximum), got \"\(text)\""
         }
         return nil
+    }
+
+    /// The order of two decimal numbers (-1, 0, 1), or `nil` when either is not a finite number.
+    static func compare(_ first: String, _ second: String) -> Int? {
+        if let first = IntegerText(first), let second = IntegerText(second) { return first.compare(with: second) }
+        guard let first = Double(first), let second = Double(second), first.isFinite, second.isFinite else {
+            return nil
+        }
+        return first < second ? -1 : first > second ? 1 : 0
+    }
+
+    /// A decimal integer of any size (`-?[0-9]+`), compared exactly.
+    private struct IntegerText {
+        var negative: Bool
+        /// The digits without leading zeros (empty for zero).
+        var digits: Substring
+
+        init?(_ text: String) {
+            let unsigned = text.hasPrefix("-") ? text.dropFirst() : text[...]
+            guard !unsigned.isEmpty, unsigned.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            digits = unsigned.drop { $0 == "0" }
+            negative = text.hasPrefix("-") && !digits.isEmpty
+        }
+
+        func compare(with other: IntegerText) -> Int {
+            if negative != other.negative { return negative ? -1 : 1 }
+            let magnitude =
+                digits.count != other.digits.count
+                ? (digits.count < other.digits.count ? -1 : 1)
+                : (digits == other.digits ? 0 : (digits < other.digits ? -1 : 1))
+            return negative ? -magnitude : magnitude
+        }
     }
 
     /// `text` moved by `steps` steps (negative: down), kept within the range; `nil` when `text` is not a number.
@@ -61,7 +94,8 @@ public struct ConfigurationNumberRange: Sendable, Hashable, Codable {
 }
 
 extension ConfigurationDebugControlType where Value: BinaryInteger {
-    /// A number editor that accepts `range` only; `+` and `-` in the menu move by `step`.
+    /// Bounds for the key's value: a server value or override outside `range` is rejected from every source; `+`
+    /// and `-` in the menu move by `step`.
     public static func number(range: ClosedRange<Value>, step: Value = 1) -> Self {
         .number(
             .integer,
@@ -71,7 +105,8 @@ extension ConfigurationDebugControlType where Value: BinaryInteger {
 }
 
 extension ConfigurationDebugControlType where Value: BinaryFloatingPoint & LosslessStringConvertible {
-    /// A number editor that accepts `range` only; `+` and `-` in the menu move by `step`.
+    /// Bounds for the key's value: a server value or override outside `range` is rejected from every source; `+`
+    /// and `-` in the menu move by `step`.
     public static func number(range: ClosedRange<Value>, step: Value) -> Self {
         .number(
             .floatingPoint,

@@ -1,8 +1,8 @@
 /// One configuration key: its wire name, its value type, its single default, and how its value travels as a
 /// string.
 ///
-/// Declare a key in the module that owns it. The commonest declaration is three lines; the compiler picks the
-/// codec and the debug control from the value type:
+/// Declare a key in the module that owns it. The commonest declaration is four lines (five with its property in
+/// the scope); the compiler picks the codec and the debug control from the value type:
 ///
 /// ```swift
 /// public enum AlbumLikeEnabledKey: ConfigurationKey {

@@ -131,17 +131,18 @@ package final class ConfigurationEngine: Sendable {
     @usableFromInline
     package func resolveAndCache<K: ConfigurationKey>(_ key: K.Type) -> ConfigurationResolution<K.Value> {
         let id = ObjectIdentifier(K.self)
-        let (layers, validAt, cached, known, event) = state.withLock {
-            state -> (RawLayers, UInt64, DecodedEntry?, Bool, ReadEvent) in
+        let (layers, validAt, cached, descriptor, event) = state.withLock {
+            state -> (RawLayers, UInt64, DecodedEntry?, ConfigurationKeyDescriptor?, ReadEvent) in
             let layers = state.layers(for: K.name)
             let event = record(K.self, layers: layers, in: &state)
-            return (layers, state.generation, state.decoded[id], state.descriptors[K.name] != nil, event)
+            return (layers, state.generation, state.decoded[id], state.descriptors[K.name], event)
         }
+        let known = descriptor != nil
         let box: ResolutionBox<K.Value>
         if let cached, cached.layers == layers, let typed = cached.box as? ResolutionBox<K.Value> {
             box = typed
         } else {
-            box = ResolutionBox(layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:)))
+            box = ResolutionBox(layers.resolve(K.self, range: K.numberRange(describedBy: descriptor)))
             state.withLock { state in
                 if state.layers(for: K.name) == layers {
                     state.decoded[id] = DecodedEntry(layers: layers, box: box)
@@ -203,7 +204,7 @@ package final class ConfigurationEngine: Sendable {
 
     // MARK: Validation
 
-    /// The wire string for `value`, checked to decode back.
+    /// The wire string for `value`, checked to decode back within the key's bounds.
     package func wireString<K: ConfigurationKey>(for value: K.Value, of key: K.Type) throws(ConfigurationError)
         -> String
     {
@@ -214,12 +215,13 @@ package final class ConfigurationEngine: Sendable {
             throw .unencodableValue(key: K.name, reason: "\(error)")
         }
         guard let raw else { throw .unencodableValue(key: K.name, reason: "encode(_:) returned nil") }
+        let descriptor = state.withLock { $0.descriptors[K.name] }
         do {
-            _ = try K.decode(from: raw)
+            _ = try K.decodeWithinBounds(from: raw, range: K.numberRange(describedBy: descriptor))
         } catch {
             throw .invalidValue(key: K.name, value: raw, reason: "\(error)")
         }
-        if state.withLock({ $0.descriptors[K.name] == nil }) { learn(K.self) }
+        if descriptor == nil { learn(K.self) }
         return raw
     }
 

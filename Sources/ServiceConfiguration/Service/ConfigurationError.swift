@@ -19,14 +19,15 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     /// visible.
     case duplicatePropertyName(String, firstScope: String, secondScope: String)
     /// A key whose declaration cannot work as written (a renamed requirement, a Bool encoding whose two strings are
-    /// equal, a pattern that is not a regular expression); `problem` says what and how to fix it.
+    /// equal, a pattern that is not a regular expression, a default its own codec cannot encode or read back);
+    /// `problem` says what and how to fix it.
     case invalidDeclaration(key: String, problem: String)
     /// A scope whose key list is empty: usually reflection metadata was stripped.
     case scopeHasNoKeys(String)
     /// Two scopes in one catalog have the same name.
     case duplicateScopeName(String)
-    /// This build applies no overrides: a release build without ``ConfigurationOverridePolicy/allBuilds``, or the
-    /// `DebugOverrides` package trait is off.
+    /// This service applies no overrides: a release build without ``ConfigurationOverridePolicy/allBuilds``, the
+    /// policy ``ConfigurationOverridePolicy/never``, or the `DebugOverrides` package trait is off.
     case overridesDisabled
     /// An operation this service or store cannot do; the message says what.
     case unsupported(String)
@@ -70,7 +71,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
             return what
         case .overridesDisabled:
             return "overrides do not apply in this build: it is a release build (pass overridePolicy: .allBuilds to "
-                + "apply them, for example in a QA build) or the DebugOverrides package trait is off"
+                + "apply them, for example in a QA build), the service was created with overridePolicy: .never, or "
+                + "the DebugOverrides package trait is off"
         }
     }
 

@@ -19,11 +19,23 @@
 /// configuration of the whole build (a dependency is built in its root package's configuration). Turning the
 /// `DebugOverrides` package trait off (`.package(…, traits: [])`) removes the override layer from every build,
 /// whatever the policy.
+///
+/// To test what a release build does from a debug test run (`swift test`), use ``never``: it behaves as a release
+/// build with the default policy, whatever the build.
+///
+/// ```swift
+/// let mock = MockConfigurationService(scopes: [ConfigurationScopes.Checkout.self], overridePolicy: .never)
+/// #expect(throws: ConfigurationError.overridesDisabled) { try mock.setOverride(3, for: \.checkoutMaxCartItems) }
+/// ```
 public enum ConfigurationOverridePolicy: Sendable, Hashable, CaseIterable {
     /// Overrides apply in debug builds only. The default.
     case debugBuildsOnly
     /// Overrides apply in every build, release included: QA and TestFlight builds, internal tools.
     case allBuilds
+    /// Overrides never apply, in any build: what a release build does under ``debugBuildsOnly``. The store is never
+    /// read, overrides passed in memory are ignored, and setting one throws ``ConfigurationError/overridesDisabled``.
+    /// For tests of release behaviour in a debug test run.
+    case never
 
     /// Whether overrides apply in this build under this policy (always `false` without the `DebugOverrides`
     /// trait).
@@ -32,6 +44,7 @@ public enum ConfigurationOverridePolicy: Sendable, Hashable, CaseIterable {
         switch self {
         case .allBuilds: return true
         case .debugBuildsOnly: return Self.isDebugBuild
+        case .never: return false
         }
     }
 

@@ -18,9 +18,9 @@ import Foundation
 /// whose mutable state sits in one `Mutex`. Decoding runs outside the lock, so a key's custom `decode` may read
 /// other keys of the same service. A warm read takes no shared lock.
 ///
-/// Overrides apply in debug builds only unless `overridePolicy` is ``ConfigurationOverridePolicy/allBuilds`` (see
-/// ``ConfigurationOverridePolicy``); builds without the `DebugOverrides` package trait have no override layer at
-/// all. Where overrides do not apply, the store is never read and setting an override throws
+/// Overrides apply in debug builds only unless `overridePolicy` is ``ConfigurationOverridePolicy/allBuilds`` (in
+/// none with ``ConfigurationOverridePolicy/never``; see ``ConfigurationOverridePolicy``); builds without the
+/// `DebugOverrides` package trait have no override layer at all. Where overrides do not apply, the store is never read and setting an override throws
 /// ``ConfigurationError/overridesDisabled``.
 ///
 /// The service records which keys the program reads (``readCoverage()``), warns once about each key read whose scope

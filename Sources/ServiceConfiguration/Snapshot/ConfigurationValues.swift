@@ -57,7 +57,7 @@ public struct ConfigurationValues: Sendable {
         {
             resolution = box.resolution
         } else {
-            resolution = layers.resolve(defaultValue: K.defaultValue, decode: K.decode(from:))
+            resolution = layers.resolve(K.self, range: K.declaredNumberRange)
         }
         engine?.recordSnapshotRead(K.self, layers: layers, rejections: resolution.rejections)
         return resolution

@@ -299,11 +299,8 @@ public final class FileOverrideStore: Sendable {
                     }
                     document.encode(into: &buffer)
                     defer { scratch.withLock { [buffer] in $0 = buffer } }
-                    guard buffer.count <= OverrideStoreLimits.maximumFileSize else {
-                        throw StoreFile.Failure(
-                            kind: .limitExceeded,
-                            problem: "the file would be \(ByteCount.describe(buffer.count)); the limit is "
-                                + "\(ByteCount.describe(OverrideStoreLimits.maximumFileSize)); nothing was saved")
+                    if let violation = OverrideStoreLimits.fileSizeViolation(buffer.count) {
+                        throw StoreFile.Failure(kind: .limitExceeded, problem: violation)
                     }
                     if let refused, refused.kind == .corrupt {
                         // Only now, with a new file ready to write, is the refused one moved aside.

@@ -11,9 +11,12 @@ public import Foundation
 ///
 /// ```swift
 /// let plan = try store.planImport(from: URL(fileURLWithPath: "checkout-one-tap.json"), mode: .merge, catalog: catalog)
-/// print(plan.summary)              // 3 added, 1 changed; 1 unknown key: ...
+/// print(plan.summary)              // 3 added, 1 changed, 2 unchanged; 4 other overrides kept; 1 unknown key: ...
 /// try store.apply(plan)
 /// ```
+///
+/// The counts are of the profile's entries: added (a key without an override), changed (another value), unchanged
+/// (the same value); a merge keeps every other override (``kept``), a replace removes them (``removed``).
 public struct OverrideImportPlan: Sendable, Hashable {
     /// How a profile combines with the overrides already in the store.
     public enum Mode: String, Sendable, Hashable, CaseIterable {
@@ -35,6 +38,12 @@ public struct OverrideImportPlan: Sendable, Hashable {
     public var changed: [String]
     /// Keys the import removes (``Mode/replace`` only).
     public var removed: [String]
+    /// Profile keys whose override already has the profile's value.
+    public var unchanged: [String] = []
+    /// Overrides the profile does not name, which a merge keeps as they are (``Mode/merge`` only).
+    public var kept: [String] = []
+    /// What ``OverrideStore/apply(_:)`` changes in the store's overrides, key by key, with the import's counts.
+    public var diff = OverrideDiff(importing: [:], into: [:], mode: .merge)
     /// Profile keys no registered key has; they are imported and kept as orphans.
     public var unknownKeys: [String]
     /// Profile entries whose value the key rejects, with the reason; they are imported but not applied.
@@ -46,9 +55,14 @@ public struct OverrideImportPlan: Sendable, Hashable {
     /// Whether the profile has unknown keys, invalid values or unusable entries.
     public var hasProblems: Bool { !unknownKeys.isEmpty || !invalidValues.isEmpty || !entryProblems.isEmpty }
 
-    /// One paragraph for people, for example `2 added, 1 changed, 0 removed; 1 unknown key: x.y`.
+    /// The counts: `2 added, 1 changed, 3 unchanged` and, in a merge, `; 4 other overrides kept`, or in a replace
+    /// `, 1 removed` (the ``diff``'s summary).
+    public var counts: String { diff.summary }
+
+    /// One paragraph for people: the ``counts``, then the problems, for example `2 added, 1 changed, 0 unchanged;
+    /// 1 unknown key: x.y`.
     public var summary: String {
-        var text = "\(added.count) added, \(changed.count) changed, \(removed.count) removed"
+        var text = counts
         if !unknownKeys.isEmpty {
             text +=
                 "; \(unknownKeys.count) unknown key\(unknownKeys.count == 1 ? "" : "s"): "
@@ -121,6 +135,9 @@ extension OverrideStore {
             invalidValues: [],
             entryProblems: entryProblems
         )
+        plan.unchanged = incoming.keys.filter { current[$0] != nil && !valueChanged($0) }.sorted()
+        if mode == .merge { plan.kept = current.keys.filter { incoming[$0] == nil }.sorted() }
+        plan.diff = OverrideDiff(importing: incoming, into: current, mode: mode)
         if let catalog {
             for diagnostic in OverrideDiagnostic.diagnose(incoming, catalog: catalog, serverValues: [:]) {
                 switch diagnostic {
@@ -131,6 +148,19 @@ extension OverrideStore {
             }
         }
         return plan
+    }
+
+    /// Checks a plan as ``apply(_:)`` does, without writing: for a file store, whether the file it would write stays
+    /// within ``OverrideStoreLimits/maximumFileSize`` (two large profiles merged); throws the error ``apply(_:)``
+    /// would throw. (An etcd store's own request limit is known only to etcd.)
+    package func checkApplicable(_ plan: OverrideImportPlan) throws(OverrideStoreError) {
+        guard let file = self as? FileOverrideStore else { return }
+        var document = try file.profileDocument()
+        if plan.mode == .replace { document.removeAllLines() }
+        for (key, entry) in plan.incoming { document[key] = entry }
+        if let violation = OverrideStoreLimits.fileSizeViolation(document.encodedBytes().count) {
+            throw OverrideStoreError(url: file.url, kind: .limitExceeded, problem: violation)
+        }
     }
 
     /// Applies a plan as one read-modify-write; in merge mode, overrides other processes set meanwhile are kept.

@@ -16,6 +16,13 @@ public enum OverrideStoreLimits {
     /// The largest note, in bytes of UTF-8 (4 KiB).
     public static let maximumNoteSize = 4 << 10
 
+    /// Why a store file of `size` bytes cannot be written, or `nil` when it is within ``maximumFileSize``.
+    static func fileSizeViolation(_ size: Int) -> String? {
+        guard size > maximumFileSize else { return nil }
+        return "the file would be \(ByteCount.describe(size)); the limit is \(ByteCount.describe(maximumFileSize)); "
+            + "nothing was saved"
+    }
+
     /// Why `entry` under `key` cannot be written, or `nil` when it is within every limit (and its preserved fields
     /// are JSON the reader accepts).
     public static func violation(key: String, entry: OverrideEntry) -> String? {

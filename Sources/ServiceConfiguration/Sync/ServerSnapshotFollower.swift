@@ -10,6 +10,8 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
     private struct State: Sendable {
         var status: ServerSyncStatus
         var values: [String: String]?
+        var writer: ServerSnapshotWriter?
+        var program: ServerSnapshotWriter?
         var fingerprint: FileFingerprint?
         var observers: [UInt64: @Sendable (ServerSyncStatus) -> Void] = [:]
         var nextObserverID: UInt64 = 1
@@ -51,6 +53,14 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
     /// The snapshot's values, or `nil` while there is none with values.
     package var values: [String: String]? { state.withLock { $0.values } }
 
+    /// The program whose sync wrote the snapshot last read, or `nil` when the snapshot does not say (or there is
+    /// none).
+    package var writer: ServerSnapshotWriter? { state.withLock { $0.writer } }
+
+    /// The last program other than this process whose sync wrote the snapshot (when ``sync()`` here wrote it last,
+    /// the program that applies those values at its own next sync), or `nil` when none was seen.
+    package var program: ServerSnapshotWriter? { state.withLock { $0.program } }
+
     /// Reads the file if it changed: new values go to the service in one update, a new status to the observers.
     /// A file that cannot be read keeps the last values and reports the problem in the status.
     @discardableResult
@@ -67,7 +77,7 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
         if fingerprint != nil, fingerprint == state.withLock({ $0.fingerprint }) { return nil }
         let loaded = file.load()
         let (status, newValues) = state.withLock { state -> (ServerSyncStatus?, [String: String]?) in
-            let before = state.status
+            let before = (state.status, state.writer)
             var applied: [String: String]?
             switch loaded {
             case .success(nil):
@@ -76,6 +86,8 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
                 }
             case .success(let snapshot?):
                 state.status = snapshot.status
+                state.writer = snapshot.writer
+                if let writer = snapshot.writer, !writer.isCurrentProcess { state.program = writer }
                 if snapshot.hasValues, snapshot.values != state.values {
                     state.values = snapshot.values
                     applied = snapshot.values
@@ -85,7 +97,7 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
                 if state.status.source.isEmpty { state.status.source = url.path }
             }
             state.fingerprint = fingerprint
-            return (state.status == before ? nil : state.status, applied)
+            return (state.status == before.0 && state.writer == before.1 ? nil : state.status, applied)
         }
         if let newValues { service?.updateServerValues(newValues) }
         return status

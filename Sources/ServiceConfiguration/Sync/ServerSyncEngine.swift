@@ -22,6 +22,8 @@ final class ServerSyncEngine: Sendable {
     let service: (any ConfigurationService)?
     let snapshot: ServerSnapshotFile?
     let environment: ServerSyncEnvironment
+    /// Who the snapshot says wrote it: this process.
+    let writer = ServerSnapshotWriter.current()
     private let state: Locked<State>
     private let io = DispatchQueue(label: "ServerValuesSync.snapshot")
 
@@ -163,7 +165,8 @@ final class ServerSyncEngine: Sendable {
             if state.encodedValues == nil { state.encodedValues = ServerValuesSnapshot.encodeValues(state.values) }
             var persisted = state.status
             persisted.lastAttempt = nil
-            return ServerValuesSnapshot(status: persisted, values: state.values).encoded(values: state.encodedValues!)
+            return ServerValuesSnapshot(status: persisted, values: state.values, writer: writer).encoded(
+                values: state.encodedValues!)
         }
         guard let bytes else { return }
         let problem = await withCheckedContinuation { continuation in

@@ -55,6 +55,12 @@ extension ServerValuesSnapshot {
                     .object([("at", .string(Timestamp.format(change.at))), ("previousValues", .object(previous))])
                 ))
         }
+        if let writer {
+            var fields: [(key: String, value: JSONValue)] = [("pid", .number(String(writer.processIdentifier)))]
+            if let start = writer.processStart { fields.append(("processStart", .string(start))) }
+            fields.append(("program", .string(writer.programName)))
+            members.append(("writer", .object(fields)))
+        }
         var buffer: [UInt8] = [UInt8(ascii: "{"), 0x0A]
         for member in members {
             buffer.append(contentsOf: [0x20, 0x20])
@@ -157,6 +163,24 @@ extension ServerValuesSnapshot {
             }
             if let at { status.lastChange = ServerValuesChange(at: at, previousValues: previous) }
         }
+        var writer: ServerSnapshotWriter?
+        // Tolerated as a whole: a writer that cannot be read is an unknown writer, never a reason to refuse values.
+        if case .object(let writerFields)? = fields["writer"] {
+            var program: String?
+            var pid: Int32?
+            var start: String?
+            for field in writerFields {
+                switch (field.key, field.value) {
+                case ("program", .string(let text)): program = text
+                case ("pid", .number(let text)): pid = Int32(text)
+                case ("processStart", .string(let text)): start = text
+                default: break
+                }
+            }
+            if let program, let pid, pid > 0 {
+                writer = ServerSnapshotWriter(programName: program, processIdentifier: pid, processStart: start)
+            }
+        }
         var values: [String: String] = [:]
         switch fields["values"] {
         case .object(let entries)?:
@@ -181,6 +205,6 @@ extension ServerValuesSnapshot {
         case "error": status.state = .error(reason: reason)
         default: status.state = status.lastSync.map { .fresh(at: $0) } ?? .waiting
         }
-        self.init(status: status, values: values)
+        self.init(status: status, values: values, writer: writer)
     }
 }

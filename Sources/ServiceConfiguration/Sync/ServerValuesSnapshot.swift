@@ -16,6 +16,7 @@ import Foundation
 ///   "lastModified": "Sat, 29 Nov 2026 14:04:12 GMT",
 ///   "lastError": {"at": "2026-11-29T13:59:00.000Z", "kind": "unreachable", "reason": "connection refused"},
 ///   "lastChange": {"at": "2026-11-29T14:05:00.000Z", "previousValues": {"function.album.like.enabled": "N", "new.key": null}},
+///   "writer": {"pid": 4242, "processStart": "6c1c…/123456", "program": "MyApp"},
 ///   "values": {
 ///     "function.album.like.enabled": "Y"
 ///   }
@@ -23,6 +24,8 @@ import Foundation
 /// ```
 ///
 /// Readers ignore fields they do not know (a later version may add some); a file of a newer version is refused.
+/// `writer` (see ``ServerSnapshotWriter``) was added without a new version: a snapshot without it is read with no
+/// writer known.
 package struct ServerValuesSnapshot: Sendable, Hashable {
     package static let formatName = "service-configuration-server-snapshot"
     package static let version = 1
@@ -33,10 +36,13 @@ package struct ServerValuesSnapshot: Sendable, Hashable {
     package var status: ServerSyncStatus
     /// The values of the last good sync.
     package var values: [String: String]
+    /// The program whose sync wrote the snapshot; `nil` in a snapshot that does not say.
+    package var writer: ServerSnapshotWriter?
 
-    package init(status: ServerSyncStatus, values: [String: String]) {
+    package init(status: ServerSyncStatus, values: [String: String], writer: ServerSnapshotWriter? = nil) {
         self.status = status
         self.values = values
+        self.writer = writer
     }
 
     /// Whether the snapshot holds values from a sync (as opposed to a record of failures only).

@@ -83,18 +83,24 @@ struct AppConfigurationTests {
         #expect(qa.checkoutMaxCartItems == 7, "a QA build opts in with one argument")
     }
 
-    @Test("the mock applies overrides in every build; given the app's policy it behaves as the release app does")
+    @Test("the mock applies overrides in every build; with .never it behaves as the release app does, in any build")
     func mockPolicy() throws {
         let mock = MockConfigurationService(scopes: AppConfiguration.scopes)
         try mock.setOverride(3, for: \.checkoutMaxCartItems)
         #expect(mock.checkoutMaxCartItems == 3)
-        let asReleased = MockConfigurationService(scopes: AppConfiguration.scopes, overridePolicy: .debugBuildsOnly)
-        #if DEBUG
+        let asReleased = MockConfigurationService(scopes: AppConfiguration.scopes, overridePolicy: .never)
+        #expect(throws: ConfigurationError.overridesDisabled) {
             try asReleased.setOverride(3, for: \.checkoutMaxCartItems)
-            #expect(asReleased.checkoutMaxCartItems == 3)
+        }
+        #expect(asReleased.checkoutMaxCartItems == 50)
+        // The app's own default policy follows the build the tests run in.
+        let asBuilt = MockConfigurationService(scopes: AppConfiguration.scopes, overridePolicy: .debugBuildsOnly)
+        #if DEBUG
+            try asBuilt.setOverride(3, for: \.checkoutMaxCartItems)
+            #expect(asBuilt.checkoutMaxCartItems == 3)
         #else
             #expect(throws: ConfigurationError.overridesDisabled) {
-                try asReleased.setOverride(3, for: \.checkoutMaxCartItems)
+                try asBuilt.setOverride(3, for: \.checkoutMaxCartItems)
             }
         #endif
     }
