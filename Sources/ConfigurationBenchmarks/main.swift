@@ -6,6 +6,7 @@
 //     swift run -c release config-benchmarks menu      # the debug menu: start-up, memory, filtering, rendering
 //     swift run -c release config-benchmarks sync      # server values sync on loopback: 304, 5,000-key 200, memory
 //     swift run -c release config-benchmarks etcd      # a set in one process to the callback in another: etcd vs file
+//     swift run -c release config-benchmarks reports   # a 100,000-read program report: writing, reading, the menu
 //
 // Every figure is the median of several trials in this one process, so ratios compare like with like. Thread
 // scaling alternates one-thread and two-thread trials and reports the median of the per-trial ratios.
@@ -152,13 +153,14 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory"
 }
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store", "menu", "sync", "etcd"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store|menu|sync|etcd]")
+guard ["all", "reads", "store", "menu", "sync", "etcd", "reports"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store|menu|sync|etcd|reports]")
     exit(2)
 }
 if section == "all" || section == "reads" { try readBenchmarks() }
 if section == "all" || section == "store" { try storeBenchmarks() }
 if section == "all" || section == "menu" { try menuBenchmarks() }
+if section == "all" || section == "reports" { try reportBenchmarks() }
 if section == "all" || section == "sync" { try syncBenchmarks() }
 if section == "etcd" { try etcdBenchmarks() }
 if section == "all" {

@@ -37,6 +37,9 @@ struct Invocation {
     /// Swift's `CommandLine.arguments` silently turned the bad bytes into U+FFFD.
     var malformedPositional: Set<Int> = []
     var malformedOptions: Set<String> = []
+    /// The folder the store (and every file beside it) must stay inside, following no symbolic link in it: the
+    /// simulator app's data container with `--simulator` (see `SimulatorStore`); `nil` otherwise.
+    var confinement: URL?
 
     /// Options that take a value.
     static let valued: Set<String> = [
@@ -220,6 +223,8 @@ struct ToolContext {
     let store: any OverrideStore
     let service: LiveConfigurationService
     let label: String
+    /// Why the server snapshot beside the store cannot be used (its values are then not shown), if so.
+    let snapshotProblem: String?
 
     /// Reads the options' catalog, server values and store. A store that cannot be used at all (a folder, another
     /// user's file) throws; a corrupt one is left to the command (``failIfCorrupt()``, ``warnIfCorrupt()``);
@@ -248,10 +253,12 @@ struct ToolContext {
         if let file = invocation.options["--server-values"] {
             serverValues = try Self.readServerValues(file)
             serverValuesNote = nil
-        } else if let known = try ServerOptions.initialServerValues(invocation) {
-            (serverValues, serverValuesNote) = known
+            snapshotProblem = nil
         } else {
-            (serverValues, serverValuesNote) = (defaultServerValues, nil)
+            let (values, note, problem) = try ServerOptions.initialServerValues(invocation)
+            serverValues = values ?? defaultServerValues
+            serverValuesNote = note
+            snapshotProblem = problem
         }
         self.store = store
         service = LiveConfigurationService(
@@ -295,14 +302,20 @@ struct ToolContext {
         if let error = store.lastError, error.kind == .corrupt { CommandLineTool.report("warning: \(error)") }
     }
 
-    /// For a command that reads: after its output, a corrupt store is an error (exit 4), so a script notices that
-    /// what it printed is without the store's overrides.
-    func failIfCorrupt() throws {
+    /// For a command that reads: after its output, a corrupt store or an unusable server snapshot is an error
+    /// (exit 4), so a script notices that what it printed is without the store's overrides or the snapshot's server
+    /// values (`showsServerValues`: the command's output shows them).
+    func failIfCorrupt(showsServerValues: Bool = true) throws {
+        let snapshot = (showsServerValues ? snapshotProblem : nil).map {
+            "server snapshot refused: \($0); the output above shows no server values from it"
+        }
         if let error = store.lastError, error.kind == .corrupt {
+            if let snapshot { CommandLineTool.report(snapshot) }
             throw ToolError(
                 code: .ioFailure,
                 description: "\(error); the output above shows the values without any stored override")
         }
+        if let snapshot { throw ToolError(code: .ioFailure, description: snapshot) }
     }
 
     /// After a change: says where a corrupt file the change replaced was moved.
@@ -336,7 +349,8 @@ struct ToolContext {
     /// store records its changes in the history as made by `origin` (an etcd store keeps no history).
     static func store(_ invocation: Invocation, origin: OverrideChangeOrigin = .cli) throws -> any OverrideStore {
         guard let location = try storeLocation(invocation), OverrideStores.isEtcd(location) else {
-            return FileOverrideStore(url: try storeURL(invocation), origin: origin)
+            return FileOverrideStore(
+                url: try storeURL(invocation), faults: nil, origin: origin, confinedTo: invocation.confinement)
         }
         do {
             return try OverrideStores.store(for: location, environment: try etcdEnvironment(invocation))

@@ -44,7 +44,7 @@ struct CoverageCommand {
         } else {
             try Output.line(Self.text(coverage, summary, context: context))
         }
-        try context.failIfCorrupt()
+        try context.failIfCorrupt(showsServerValues: false)
         guard invocation.flags.contains("--require-read") else { return }
         guard coverage.recordsReads else {
             throw ToolError(
@@ -81,7 +81,11 @@ struct CoverageCommand {
         }
         let total = context.catalog.keys.count
         lines.append("")
-        lines.append("read (\(summary.read.count) of \(total) keys):")
+        // Only the catalog's keys count against its total; the others are listed, marked, after the count.
+        let outside = summary.readOutsideCatalog.count
+        lines.append(
+            "read (\(summary.read.count - outside) of \(total) keys"
+                + (outside > 0 ? "; \(Self.count(outside, "more key")) not in this catalog" : "") + "):")
         let width = min(60, (summary.read + summary.overriddenUnread).map(\.count).max() ?? 0)
         for name in summary.read {
             guard let read = coverage.read(named: name) else { continue }

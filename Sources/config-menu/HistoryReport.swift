@@ -26,7 +26,11 @@ enum HistoryReport {
         let shown = record.changes.filter { key == nil || $0.key == key }
         if record.changes.count > 1 {
             for change in shown.prefix(50) {
-                lines.append("    \(VisibleText.escaped(change.key)): \(quoted(change.old)) -> \(quoted(change.new))")
+                lines.append(
+                    "    \(VisibleText.escaped(change.key))"
+                        + (record.entriesOmitted
+                            ? " (\(OverrideJournalRecord.valuesNotRecorded))"
+                            : ": \(quoted(change.old)) -> \(quoted(change.new))"))
             }
             if shown.count > 50 { lines.append("    … and \(shown.count - 50) more") }
         }
@@ -81,6 +85,7 @@ enum HistoryReport {
                     })
             ),
             ("omittedKeys", .number(String(record.omittedKeys))),
+            ("entriesOmitted", .bool(record.entriesOmitted)),
             ("complete", .bool(record.canBeUndone || record.changes.isEmpty)),
         ])
     }

@@ -54,6 +54,7 @@ struct LifecycleCommands {
                         ("unreadableLines", .number(String(history.unreadableLines))),
                         ("problem", history.problem.map(JSONValue.string) ?? .null),
                     ])))
+            try Self.failIfUnreadable(history)
             return
         }
         var lines: [String] = []
@@ -77,7 +78,15 @@ struct LifecycleCommands {
                 "warning: \(history.unreadableLines) journal line\(history.unreadableLines == 1 ? "" : "s") could "
                     + "not be read (cut short by a stopped writer, or written by a newer build) and were skipped")
         }
-        if let problem = history.problem { CommandLineTool.report("warning: \(problem)") }
+        try Self.failIfUnreadable(history)
+    }
+
+    /// After the output: a journal that could not be read is not an empty history (exit 4), as for `undo`.
+    private static func failIfUnreadable(_ history: OverrideHistory) throws {
+        guard let problem = history.problem else { return }
+        throw ToolError(
+            code: .ioFailure,
+            description: "history: \(VisibleText.escaped(problem)); the changes above may not be all of them")
     }
 
     // MARK: undo
@@ -92,7 +101,10 @@ struct LifecycleCommands {
                     code: .ioFailure,
                     description: "cannot tell the last change: \(VisibleText.escaped(problem)); nothing was undone")
             }
-            try Output.line("nothing to undo: no change is recorded (\(context.journalDescription))")
+            try Output.line(
+                "nothing to undo: "
+                    + (history.changes.isEmpty ? "no change is recorded" : "every recorded change is undone")
+                    + " (\(context.journalDescription))")
             return
         }
         let record = proposal.record

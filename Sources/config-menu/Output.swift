@@ -40,6 +40,15 @@ enum Output {
                 }.joined(separator: "\n") + "\n").utf8))
     }
 
+    /// A JSON document on one line, exactly as `JSONWriter` writes it (it escapes every control character), then a
+    /// newline.
+    static func json(_ value: JSONValue) throws {
+        var bytes: [UInt8] = []
+        JSONWriter.append(value, to: &bytes)
+        bytes.append(0x0A)
+        try data(bytes)
+    }
+
     /// A document (JSON, a profile) exactly as given.
     static func data(_ bytes: [UInt8]) throws {
         var written = 0

@@ -45,26 +45,32 @@ enum ServerOptions {
     /// The server values a tool starts from, as the menu would show them before it fetches anything: with
     /// `--server-url`, that source's last-known values (the snapshot beside the store, when it is that source's),
     /// and a note saying so when none were fetched yet; without it, the snapshot's values when a program persisted
-    /// one, else `nil` (the caller's default).
-    static func initialServerValues(_ invocation: Invocation) throws -> (values: [String: String], note: String?)? {
+    /// one, else `nil` (the caller's default). And why the snapshot there cannot be used (corrupt, writable by
+    /// others, ...), if so.
+    static func initialServerValues(
+        _ invocation: Invocation
+    ) throws -> (values: [String: String]?, note: String?, problem: String?) {
         _ = try interval(invocation)
         let snapshotURL = try snapshotURL(invocation)
         guard let url = try serverURL(invocation) else {
-            return ServerSnapshotFollower(snapshotURL: snapshotURL, service: nil).values.map { ($0, nil) }
+            let follower = ServerSnapshotFollower(
+                snapshotURL: snapshotURL, service: nil, confinedTo: invocation.confinement)
+            return (follower.values, nil, follower.status.snapshotProblem)
         }
         // The sync the menu starts, read without starting it: it loads the snapshot of this source, if any.
         let known = ServerValuesSync(
-            source: try ServerValuesSources.source(for: url), service: nil, snapshotURL: snapshotURL,
-            environment: .live)
+            source: try ServerValuesSources.source(for: url, environment: try ToolContext.etcdEnvironment(invocation)),
+            service: nil, snapshotURL: snapshotURL, environment: .live, snapshotConfinement: invocation.confinement)
         let status = known.status
-        if case .cached = status.state { return (known.values, nil) }
+        if case .cached = status.state { return (known.values, nil, nil) }
         let why =
             status.snapshotProblem.map { " (\($0))" }
             ?? " (\(snapshotURL.path) \(status.lastError == nil ? "does not exist" : "records no good sync"))"
         return (
             [:],
             "no server values fetched from \(status.source) yet\(why): every key shows its override or default; "
-                + "`config-menu sync --server-url \(status.source)` fetches them"
+                + "`config-menu sync --server-url \(status.source)` fetches them",
+            status.snapshotProblem
         )
     }
 
@@ -79,14 +85,14 @@ enum ServerOptions {
                     for: url, environment: try ToolContext.etcdEnvironment(invocation)),
                 service: service,
                 snapshotURL: try snapshotURL(invocation),
-                interval: try interval(invocation), environment: .live)
+                interval: try interval(invocation), environment: .live, snapshotConfinement: invocation.confinement)
             sync.start()
             return sync
         }
         _ = try interval(invocation)
         guard invocation.options["--server-values"] == nil else { return nil }
         let follower = ServerSnapshotFollower(
-            snapshotURL: try snapshotURL(invocation), service: service,
+            snapshotURL: try snapshotURL(invocation), service: service, confinedTo: invocation.confinement,
             environment: try ToolContext.etcdEnvironment(invocation))
         follower.startWatching()
         return follower

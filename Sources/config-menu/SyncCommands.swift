@@ -15,7 +15,8 @@ struct SyncCommands {
         try invocation.check(allowed: ["--json"])
         guard invocation.positional.isEmpty else { throw ToolError.usage("sync takes no arguments", command: "sync") }
         let snapshotURL = try ServerOptions.snapshotURL(invocation)
-        let follower = ServerSnapshotFollower(snapshotURL: snapshotURL, service: nil)
+        let follower = ServerSnapshotFollower(
+            snapshotURL: snapshotURL, service: nil, confinedTo: invocation.confinement)
         let environment = try ToolContext.etcdEnvironment(invocation)
         let url: URL
         if let given = try ServerOptions.serverURL(invocation) {
@@ -28,7 +29,9 @@ struct SyncCommands {
                 command: "sync")
         }
         let source = try ServerValuesSources.source(for: url, timeout: .seconds(30), environment: environment)
-        let sync = ServerValuesSync(source: source, service: nil, snapshotURL: snapshotURL, environment: .live)
+        let sync = ServerValuesSync(
+            source: source, service: nil, snapshotURL: snapshotURL, environment: .live,
+            snapshotConfinement: invocation.confinement)
         let before = sync.values
         let outcome = runBlocking { await sync.sync() }
         sync.stop()
@@ -48,22 +51,24 @@ struct SyncCommands {
                     ("error", .object([("kind", .string(error.kind.rawValue)), ("reason", .string(error.reason))])))
             }
             members.append(("status", Self.statusJSON(sync.status, snapshot: snapshotURL)))
-            print(JSONWriter.string(.object(members)))
+            try Output.json(.object(members))
         } else {
             switch outcome {
             case .updated(let previous) where previous.isEmpty:
-                print(
+                try Output.line(
                     "synced from \(VisibleText.escaped(source.location)): nothing changed (the same \(after.count) values)"
                 )
             case .updated(let previous):
-                print("synced from \(VisibleText.escaped(source.location)): \(Self.count(previous.count)) changed")
+                try Output.line(
+                    "synced from \(VisibleText.escaped(source.location)): \(Self.count(previous.count)) changed")
                 for key in previous.keys.sorted() {
                     let old = previous[key]!.map { "\"\(VisibleText.escaped($0))\"" } ?? "(none)"
                     let new = after[key].map { "\"\(VisibleText.escaped($0))\"" } ?? "(removed)"
-                    print("  \(VisibleText.escaped(key)): \(old) -> \(new)")
+                    try Output.line("  \(VisibleText.escaped(key)): \(old) -> \(new)")
                 }
             case .notModified:
-                print("synced from \(VisibleText.escaped(source.location)): not modified (\(before.count) values kept)")
+                try Output.line(
+                    "synced from \(VisibleText.escaped(source.location)): not modified (\(before.count) values kept)")
             case .failed:
                 break
             }
@@ -87,7 +92,8 @@ struct SyncCommands {
             throw ToolError.usage("status takes no arguments", command: "status")
         }
         let snapshotURL = try ServerOptions.snapshotURL(invocation)
-        let follower = ServerSnapshotFollower(snapshotURL: snapshotURL, service: nil)
+        let follower = ServerSnapshotFollower(
+            snapshotURL: snapshotURL, service: nil, confinedTo: invocation.confinement)
         let status = follower.status
         let writer = follower.writer
         if let problem = status.snapshotProblem, status.source == snapshotURL.path {
@@ -95,8 +101,7 @@ struct SyncCommands {
         }
         guard !status.source.isEmpty else {
             if json {
-                print(
-                    JSONWriter.string(.object([("status", .string("none")), ("snapshot", .string(snapshotURL.path))])))
+                try Output.json(.object([("status", .string("none")), ("snapshot", .string(snapshotURL.path))]))
             }
             throw ToolError(
                 code: .failure,
@@ -108,7 +113,7 @@ struct SyncCommands {
                 "warning: the snapshot is from \(VisibleText.escaped(status.source)), not \(VisibleText.escaped(url.absoluteString))"
             )
         }
-        if json { return print(JSONWriter.string(Self.statusJSON(status, snapshot: snapshotURL, writer: writer))) }
+        if json { return try Output.json(Self.statusJSON(status, snapshot: snapshotURL, writer: writer)) }
         var lines: [(String, String)] = [("source", status.source)]
         // Whose sync the status is, and whether that program still runs (and so still syncs).
         lines.append(
@@ -132,16 +137,17 @@ struct SyncCommands {
             lines.append(("last error", error.reason + (status.lastErrorAt.map { " (since \(Self.time($0)))" } ?? "")))
         }
         lines.append(("snapshot", snapshotURL.path))
-        for (label, value) in lines {
-            print((label + ":").padding(toLength: 15, withPad: " ", startingAt: 0) + VisibleText.escaped(value))
-        }
+        try Output.line(
+            lines.map { label, value in
+                (label + ":").padding(toLength: 15, withPad: " ", startingAt: 0) + VisibleText.escaped(value)
+            }.joined(separator: "\n"))
     }
 
     private static func count(_ keys: Int) -> String { keys == 1 ? "1 key" : "\(keys) keys" }
 
     private static func time(_ date: Date) -> String {
         let age = Int(Date().timeIntervalSince(date).rounded())
-        return Timestamp.format(date) + (age >= 0 ? " (\(ServerSyncAge.text(seconds: age)) ago)" : "")
+        return Timestamp.format(date) + " (\(ServerSyncAge.relative(seconds: age)))"
     }
 
     static func changesJSON(_ previous: [String: String?], now: [String: String]) -> JSONValue {

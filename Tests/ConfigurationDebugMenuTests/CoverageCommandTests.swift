@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ServiceConfiguration
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -139,8 +141,8 @@ struct CoverageCommandTests {
         try FileManager.default.createDirectory(at: programs, withIntermediateDirectories: true)
         let resolved = store.standardizedFileURL.resolvingSymlinksInPath().path
         let now = "2026-11-30T12:00:00.000Z"
-        // This test runner is the "running program": its pid exists, and no start identity is given.
-        let report: [String: Any] = [
+        // This test runner is the "running program": its pid and its start identity (where the system has one).
+        var report: [String: Any] = [
             "format": "service-configuration-program-report", "version": 1, "program": "evil\u{1B}[31mred",
             "pid": Int(getpid()), "store": resolved, "startedAt": now, "writtenAt": now, "recordsReads": true,
             "reads": ["function.album.like.enabled": ["firstRead": now, "currentValueFirstRead": now]],
@@ -152,6 +154,7 @@ struct CoverageCommandTests {
             ],
             "rejectedOverrides": [],
         ]
+        report["processStart"] = ProcessLiveness.startIdentity(of: getpid())
         try JSONSerialization.data(withJSONObject: report).write(to: programs.appendingPathComponent("evil-1-2.json"))
         let text = try coverage()
         #expect(text.status == 0)

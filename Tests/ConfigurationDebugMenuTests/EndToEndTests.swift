@@ -182,6 +182,24 @@ struct EndToEndTests {
         try session.press("q")
     }
 
+    @Test("from 150×45 down to 150×2, 150×1 and 3×3 (keys pressed there) and back: no crash, the message, the menu")
+    func resizeToFewRows() async throws {
+        let session = try TmuxSession(width: 150, height: 45)
+        _ = try await startMenu(session)
+        try session.tmux(["resize-window", "-x", "150", "-y", "2"])
+        try await session.waitFor("Terminal too small: 150×2.")
+        try session.press("j", "G", "PageDown")
+        try session.tmux(["resize-window", "-x", "150", "-y", "1"])
+        try await session.waitFor("Terminal too small: 150×1.")
+        try session.tmux(["resize-window", "-x", "3", "-y", "3"])
+        try await session.waitFor("Too")
+        try session.tmux(["resize-window", "-x", "150", "-y", "45"])
+        try await session.waitFor("Keys · 55")
+        #expect(try session.menuProcess() != nil, "the menu still runs")
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
+
     @Test("TERM=dumb and an unknown TERM exit with a clear message and a non-zero status")
     func badTerminals() async throws {
         let dumb = try TmuxSession(term: "dumb")

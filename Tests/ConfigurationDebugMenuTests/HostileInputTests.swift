@@ -64,7 +64,9 @@ struct HostileInputTests {
         for y in 0..<grid.height { #expect(grid.drawnWidth(ofRow: y) == grid.width) }
     }
 
-    @Test("the screen grid over random scalars: never a crash, every row exactly the terminal width (seeded)")
+    @Test(
+        "the screen grid over random scalars, sizes from 1×1: never a crash, every row exactly the terminal width (seeded)"
+    )
     func gridFuzz() {
         var generator = SeededGenerator(seed: 0x6121_D5EE)
         let pools: [ClosedRange<UInt32>] = [
@@ -74,7 +76,8 @@ struct HostileInputTests {
         ]
         for _ in 0..<fuzzIterations(default: 400) {
             let width = Int.random(in: 1...40, using: &generator)
-            var grid = ScreenGrid(width: width, height: 3)
+            let height = Int.random(in: 1...6, using: &generator)
+            var grid = ScreenGrid(width: width, height: height)
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
                 var scalars = String.UnicodeScalarView()
                 for _ in 0..<Int.random(in: 0...16, using: &generator) {
@@ -88,13 +91,21 @@ struct HostileInputTests {
                 }
                 let text = String(scalars)
                 let x = Int.random(in: -2...width, using: &generator)
-                let y = Int.random(in: 0..<3, using: &generator)
-                if Bool.random(using: &generator) {
-                    grid.write(text, x: x, y: y, maxX: Int.random(in: 0...width + 2, using: &generator))
-                } else {
+                // Rows outside the grid too: a caller's layout on a tiny screen can point there.
+                let y = Int.random(in: -1...height, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: grid.write(text, x: x, y: y, maxX: Int.random(in: 0...width + 2, using: &generator))
+                case 1:
                     grid.write(
                         text,
                         in: Rect(x: max(0, x), y: y, width: Int.random(in: 0...width, using: &generator), height: 1))
+                default:
+                    let box = Rect(
+                        x: Int.random(in: 0...width, using: &generator), y: max(0, y),
+                        width: Int.random(in: 0...width + 1, using: &generator),
+                        height: Int.random(in: 0...height + 1, using: &generator))
+                    grid.fill(box)
+                    grid.box(box, title: text)
                 }
             }
             for y in 0..<grid.height {

@@ -72,6 +72,44 @@ struct ServerLineTests {
         #expect(problem[x, 1].style == MenuTheme(colors: true).serverLineProblem)
     }
 
+    @Test("a last sync ahead of the clock is in the future, never 0 s ago")
+    func futureSync() throws {
+        var state = try S.state()
+        state.data.server?.lastSyncClock = 112 + 300
+        let line = renderer.render(state).line(1)
+        #expect(line.contains("fresh 5 min in the future"), "\(line)")
+        state.data.server?.status.state = .stale(since: S.syncedAt, reason: "timed out")
+        #expect(renderer.render(state).line(1).contains("last good 5 min in the future"))
+        // The same moment read through the two clocks (a fraction of a second apart) is no future.
+        state.data.server?.lastSyncClock = 112.4
+        #expect(renderer.render(state).line(1).contains("0 s ago"))
+    }
+
+    @Test("a snapshot that cannot be used is said on the server line, as a problem")
+    func snapshotProblem() throws {
+        let path = "/home/qa/.local/state/fixture/server-snapshot.json"
+        var state = try S.state(.waiting, followsSnapshot: true, width: 180)
+        // What the follower shows for a snapshot it never could read: the file as the source, and why.
+        state.data.server = ServerSyncDisplay(
+            status: ServerSyncStatus(
+                source: path, snapshotProblem: "\(path): writable by other users (mode 666); refused"),
+            lastSyncClock: nil, followsSnapshot: true)
+        let line = renderer.render(state).line(1)
+        #expect(line.contains("server: \(path) · refused: writable by other users (mode 666); refused"), "\(line)")
+        let x = line.distance(from: line.startIndex, to: try #require(line.range(of: "refused:")).lowerBound)
+        #expect(renderer.render(state)[x, 1].style == MenuTheme(colors: true).serverLineProblem)
+        // A snapshot that was good and then went bad: the last values stay, and the line says why.
+        state.data.server = ServerSyncDisplay(
+            status: {
+                var status = S.status(.fresh(at: S.syncedAt))
+                status.snapshotProblem = "\(path): not valid JSON: expected a value at line 1, column 1"
+                return status
+            }(), lastSyncClock: 100, followsSnapshot: true)
+        #expect(
+            renderer.render(state).line(1).contains(
+                "fresh 12 s ago · snapshot: \(path): not valid JSON: expected a value at line 1, column 1"))
+    }
+
     @Test("ticks age the status; the list keeps its rows under the extra line")
     func ticks() throws {
         var state = try S.state()

@@ -134,6 +134,10 @@ package struct HistoryView: Equatable, Sendable {
         if record == history.unrecorded { heading += " · not recorded yet: the next change records it" }
         lines.append((heading, theme.label))
         for change in record.changes where key == nil || !onlyKey || change.key == key {
+            if record.entriesOmitted {
+                lines.append(("\(change.key) (\(OverrideJournalRecord.valuesNotRecorded))", theme.text))
+                continue
+            }
             var text = "\(change.key): \(ValueText.quoted(change.old?.value)) → \(ValueText.quoted(change.new?.value))"
             if let old = change.old, let new = change.new, old.value == new.value {
                 text += old.expiry != new.expiry ? "  (expires \(new.expiry.description))" : "  (note or time)"

@@ -46,20 +46,32 @@ package enum TitleBar {
     }
 }
 
-/// The screen shown when the terminal is smaller than the menu needs.
+/// The screen shown when the terminal is smaller than the menu needs, at every size down to 1×1.
 package enum TooSmallScreen {
+    /// The message's lines for `screen`, as many as fit its height: shorter words on a narrow screen, and on a
+    /// very narrow one as much of "Too small" as fits.
+    package static func lines(for screen: Rect) -> [String] {
+        let needs = "\(MenuLayout.minimumWidth)×\(MenuLayout.minimumHeight)"
+        let lines =
+            screen.width >= 40
+            ? [
+                "Terminal too small: \(screen.width)×\(screen.height).", "The menu needs at least \(needs).",
+                "Enlarge the window, or press q to quit.",
+            ]
+            : ["Too small: \(screen.width)×\(screen.height)", "Needs \(needs).", "q quits."]
+        return lines.prefix(screen.height).map { line in
+            // Below 4 columns an ellipsis would leave no word at all.
+            screen.width < 4 ? String(line.prefix(screen.width)) : TextWidth.truncate(line, to: screen.width)
+        }
+    }
+
     /// Draws the message centred on `screen`.
     package static func draw(into grid: inout ScreenGrid, on screen: Rect, theme: MenuTheme) {
-        let lines = [
-            "Terminal too small: \(screen.width)×\(screen.height).",
-            "The menu needs at least \(MenuLayout.minimumWidth)×\(MenuLayout.minimumHeight).",
-            "Enlarge the window, or press q to quit.",
-        ]
-        for (offset, line) in lines.enumerated() {
-            let text = TextWidth.truncate(line, to: screen.width)
-            let y = max(0, screen.height / 2 - 1 + offset)
+        let lines = lines(for: screen)
+        let top = screen.y + max(0, min(screen.height / 2 - 1, screen.height - lines.count))
+        for (offset, text) in lines.enumerated() {
             grid.write(
-                text, x: max(0, (screen.width - TextWidth.of(text)) / 2), y: y,
+                text, x: screen.x + max(0, (screen.width - TextWidth.of(text)) / 2), y: top + offset,
                 style: offset == 0 ? theme.problem : theme.text)
         }
     }

@@ -56,19 +56,22 @@ package struct Rect: Equatable, Sendable {
         return Rect(x: x + left, y: y, width: right - left, height: height)
     }
 
-    /// The top `rows` rows and the rest.
+    /// The top `rows` rows and the rest (all of it when `rows` is more than the height: a split never fails).
     package func splitTop(_ rows: Int) -> (top: Rect, rest: Rect) {
-        (self.rows(0..<rows), self.rows(rows..<height))
+        let cut = min(max(0, rows), height)
+        return (self.rows(0..<cut), self.rows(cut..<height))
     }
 
-    /// The bottom `rows` rows and the rest above them.
+    /// The bottom `rows` rows and the rest above them (all of it when `rows` is more than the height).
     package func splitBottom(_ rows: Int) -> (rest: Rect, bottom: Rect) {
-        (self.rows(0..<height - rows), self.rows(height - rows..<height))
+        let cut = max(0, height - max(0, rows))
+        return (self.rows(0..<cut), self.rows(cut..<height))
     }
 
-    /// The left `columns` columns and the rest.
+    /// The left `columns` columns and the rest (all of it when `columns` is more than the width).
     package func splitLeft(_ columns: Int) -> (left: Rect, rest: Rect) {
-        (self.columns(0..<columns), self.columns(columns..<width))
+        let cut = min(max(0, columns), width)
+        return (self.columns(0..<cut), self.columns(cut..<width))
     }
 
     /// A rectangle of at most `width`×`height` centred in this one, never above `minimumY`.

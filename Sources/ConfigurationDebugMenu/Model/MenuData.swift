@@ -28,7 +28,12 @@ package struct MenuData: Equatable, Sendable {
     /// The previous server value of each key the last server sync changed (`nil`: the key was new).
     package var syncChanges: [String: String?]
     /// What the programs using the store read (from their program reports); empty when none published one.
-    package var coverage = ProgramCoverage(programs: [])
+    package var coverage = ProgramCoverage(programs: []) {
+        didSet { coverageReadCount = coverage.readCount(of: table) }
+    }
+    /// How many of the table's keys ``coverage`` says were read, counted once per new coverage (a frame draws it;
+    /// counting there walked every read of a 100,000-read report on each key press).
+    package private(set) var coverageReadCount = 0
     /// The changes recorded in the store's history.
     package var history: OverrideHistory
     /// Who this menu's changes are recorded as made by (its own changes in the history).

@@ -38,8 +38,9 @@ package struct ProgramCoverage: Equatable, Sendable {
     package var programs: [ProgramReport]
     /// Files in the programs folder that are not readable reports.
     package var problems: [ProgramReportListing.Problem]
-    /// The first read of each key by any program shown, by name.
-    private var reads: [String: KeyRead]
+    /// The first read of each key by any program shown, by name, with the index of that program in ``programs``
+    /// (a copy of the whole report per key made merging 100,000 reads cost a quarter of a second).
+    private var reads: [String: (read: ConfigurationReadCoverage.Read, program: Int)]
     /// Keys read but not in the programs' catalogs, by name (the earliest read of each).
     package private(set) var unregistered: [UnregisteredConfigurationKey]
 
@@ -52,11 +53,12 @@ package struct ProgramCoverage: Equatable, Sendable {
     package init(programs: [ProgramReport], problems: [ProgramReportListing.Problem] = []) {
         self.programs = programs
         self.problems = problems
-        var reads: [String: KeyRead] = [:]
+        var reads: [String: (read: ConfigurationReadCoverage.Read, program: Int)] = [:]
+        reads.reserveCapacity(programs.first?.reads.count ?? 0)
         var unregistered: [String: UnregisteredConfigurationKey] = [:]
-        for program in programs {
+        for (index, program) in programs.enumerated() {
             for read in program.reads where reads[read.name].map({ read.firstRead < $0.read.firstRead }) ?? true {
-                reads[read.name] = KeyRead(read: read, program: program)
+                reads[read.name] = (read, index)
             }
             for key in program.unregistered where unregistered[key.name].map({ key.firstRead < $0.firstRead }) ?? true {
                 unregistered[key.name] = key
@@ -82,15 +84,26 @@ package struct ProgramCoverage: Equatable, Sendable {
     package var recordsReads: Bool { programs.contains(where: \.recordsReads) }
 
     /// The first read of the key named `name` by any program shown, or `nil`.
-    package func read(named name: String) -> KeyRead? { reads[name] }
+    package func read(named name: String) -> KeyRead? {
+        reads[name].map { KeyRead(read: $0.read, program: programs[$0.program]) }
+    }
 
     /// The names of every key read (unregistered ones included), sorted.
     package var readNames: [String] { reads.keys.sorted() }
 
-    /// How many keys were read, unregistered ones aside.
-    package var registeredReadCount: Int {
+    /// How many keys of a catalog were read (`isInCatalog` says which names it lists); keys read that it does not
+    /// list (another program's catalog, unregistered keys) are not counted, so the count is never more than the
+    /// catalog's keys.
+    package func readCount(isInCatalog: (String) -> Bool) -> Int {
         let unregisteredNames = Set(unregistered.map(\.name))
-        return reads.keys.count { !unregisteredNames.contains($0) }
+        return reads.keys.count { isInCatalog($0) && !unregisteredNames.contains($0) }
+    }
+
+    /// ``readCount(isInCatalog:)`` for the keys of `table`, walking whichever of the two is smaller.
+    package func readCount(of table: KeyTable) -> Int {
+        guard table.keys.count < reads.count else { return readCount { table.index(of: $0) != nil } }
+        let unregisteredNames = Set(unregistered.map(\.name))
+        return table.keys.count { reads[$0.descriptor.name] != nil && !unregisteredNames.contains($0.descriptor.name) }
     }
 
     /// The keys read, unread and overridden but unread, against the catalog's `catalogKeys` and the keys that have

@@ -86,7 +86,16 @@ package struct ServerSyncDisplay: Equatable, Sendable {
     /// config-demo applies them at its own next sync`. Never "fresh" for another program's snapshot: the menu cannot
     /// know the program applied those values.
     package func stateText(clock: Double) -> String {
-        let age = lastSyncClock.map { ServerSyncAge.text(seconds: Int((clock - $0).rounded(.down))) + " ago" }
+        // A snapshot that was never readable: what is wrong with it is the whole story.
+        if followsSnapshot, status.lastSync == nil, case .waiting = status.state, let problem = snapshotProblem {
+            return "refused: " + problem
+        }
+        return baseText(clock: clock) + (snapshotProblem.map { " · snapshot: " + $0 } ?? "")
+    }
+
+    /// ``stateText(clock:)`` without the snapshot's problem.
+    private func baseText(clock: Double) -> String {
+        let age = lastSyncClock.map { ServerSyncAge.relative(seconds: Int((clock - $0).rounded(.down))) }
         guard followsSnapshot else {
             switch status.state {
             case .waiting: return "waiting for the first sync"
@@ -131,8 +140,16 @@ package struct ServerSyncDisplay: Equatable, Sendable {
         }
     }
 
-    /// Whether the status is a problem (stale or error) someone still syncs, drawn as one.
-    package var isProblem: Bool { status.state.reason != nil && !nobodySyncs }
+    /// The snapshot's problem, without the snapshot's path when the source shown is that path already.
+    private var snapshotProblem: String? {
+        guard let problem = status.snapshotProblem else { return nil }
+        let prefix = status.source + ": "
+        return problem.hasPrefix(prefix) ? String(problem.dropFirst(prefix.count)) : problem
+    }
+
+    /// Whether the status is a problem (stale or error someone still syncs, or a snapshot that cannot be used),
+    /// drawn as one.
+    package var isProblem: Bool { (status.state.reason != nil && !nobodySyncs) || status.snapshotProblem != nil }
 
     /// Whether the values come from a program that ended: nobody syncs them any more, drawn grey.
     package var nobodySyncs: Bool {

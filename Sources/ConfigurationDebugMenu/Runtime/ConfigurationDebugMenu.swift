@@ -70,6 +70,8 @@ public final class ConfigurationDebugMenu {
         let colors = options.colors ?? (ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true)
         let terminal = try CursesTerminal(colors: colors, mouse: options.mouse)
         defer { terminal.close() }
+        // Program reports are read on a thread of their own from here on: a key press never waits for one.
+        source.coverage.startReading()
         MenuLoop(source: source, terminal: terminal, label: options.label).run()
     }
 }

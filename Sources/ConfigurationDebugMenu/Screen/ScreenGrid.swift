@@ -117,7 +117,7 @@ package struct ScreenGrid: Equatable, Sendable {
     package mutating func write(_ text: String, in rect: Rect, style: CellStyle = .plain, escapeStyle: CellStyle? = nil)
         -> Int
     {
-        guard !rect.isEmpty else { return rect.x }
+        guard !rect.isEmpty, rect.y >= 0, rect.y < height else { return rect.x }
         var column = rect.x
         var escape = style
         escape.underline = true
@@ -165,10 +165,16 @@ package struct ScreenGrid: Equatable, Sendable {
         VisibleText.pieces(of: text).reduce(0) { $0 + TextWidth.of($1.text) }
     }
 
-    /// Fills a rectangle with spaces in `style`.
+    /// Fills a rectangle with spaces in `style`. A wide character the rectangle's edge cuts in half is blanked, so
+    /// every row keeps exactly the grid's width.
     package mutating func fill(_ rect: Rect, style: CellStyle = .plain) {
-        for row in max(0, rect.y)..<min(height, rect.maxY) {
-            for column in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.maxX)) {
+        let start = max(0, rect.x)
+        let end = max(start, min(width, rect.maxX))
+        guard start < end else { return }
+        for row in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.maxY)) {
+            if start > 0, self[start, row].character == nil { self[start - 1, row].character = " " }
+            if end < width, self[end, row].character == nil { self[end, row].character = " " }
+            for column in start..<end {
                 self[column, row] = Cell(character: " ", style: style)
             }
         }

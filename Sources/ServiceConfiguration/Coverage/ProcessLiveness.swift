@@ -34,6 +34,17 @@ enum ProcessLiveness {
         #endif
     }
 
+    /// Whether the process that wrote a report with `pid` and `startIdentity` still runs. The rule:
+    /// - pid 1 (init, launchd) and below are never a report's writer: a report claiming them is not running;
+    /// - where the system says when a process started (Linux), the report must say it too (every writer here
+    ///   records it) and it must match: a report without it cannot be told from a pid reused since;
+    /// - elsewhere the pid must exist (and, where that can be told, not be a zombie).
+    static func isReportWriter(pid: Int32, startIdentity expected: String?) -> Bool {
+        guard pid > 1 else { return false }
+        if expected == nil, startIdentity(of: pid) != nil { return false }
+        return isRunning(pid: pid, startIdentity: expected)
+    }
+
     /// Whether process `pid` exists (and is not a zombie) and, when `startIdentity` is given and can be checked, is
     /// the same process.
     static func isRunning(pid: Int32, startIdentity expected: String?) -> Bool {

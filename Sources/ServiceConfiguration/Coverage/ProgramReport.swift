@@ -19,6 +19,7 @@ package import Foundation
 ///   "writtenAt": "2026-11-29T14:05:03.456Z",
 ///   "endedAt": "2026-11-29T14:07:00.000Z",
 ///   "recordsReads": true,
+///   "generation": 3,
 ///   "reads": {
 ///     "function.album.like.enabled": {
 ///       "firstRead": "2026-11-29T14:05:00.200Z",
@@ -34,6 +35,11 @@ package import Foundation
 ///   ]
 /// }
 /// ```
+///
+/// The report is written whole from time to time (`generation` counts those writes); between them a running program
+/// appends the reads that changed to `<report>.reads` (see `ProgramReportLog`), whose lines readers apply over the
+/// report of the same generation. A reader of the report file alone sees a valid report, as of its last whole write
+/// (at most a minute old while the program runs, complete once it ended).
 ///
 /// `endedAt` is present once the program ended its report (``LiveConfigurationService/endProgramReport()`` or the
 /// service's deinit); `currentValueFirstRead` is absent when the key changed after its last read; `processStart`
@@ -78,6 +84,9 @@ package struct ProgramReport: Sendable, Hashable {
     package var unregistered: [UnregisteredConfigurationKey]
     /// The overrides the program's own `decode` refuses, sorted by key name.
     package var rejectedOverrides: [ConfigurationRejectedOverride]
+    /// Which reads log continues the report (see ``ProgramReports``): a log whose header names another generation
+    /// is not this report's; 0 for a report without one.
+    package var generation = 0
     /// Set by ``ProgramReports``: whether the writer still runs, judged when the file was read.
     package var status: Status
     /// Set by ``ProgramReports``: the file the report was read from.

@@ -84,9 +84,37 @@ enum ProgramReportFile {
         committed = true
     }
 
+    /// Appends `bytes` to the file at `url` (a report's log) in one write, creating it with mode 0600 (emptied
+    /// first when `startingOver`); refuses a link or anything but this user's regular file. A reader sees a line
+    /// without its newline only while it is being written, and waits for the rest.
+    static func append(_ bytes: [UInt8], to url: URL, startingOver: Bool) throws(Failure) {
+        let descriptor = open(
+            url.path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | (startingOver ? O_TRUNC : 0), 0o600)
+        guard descriptor >= 0 else { throw .system("cannot open \(url.path)", errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            throw Failure(description: "\(url.path) is not this user's regular file")
+        }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system("cannot write \(url.path)", errno)
+            }
+            written += count
+        }
+    }
+
     /// The bytes of the report file at `url`: a regular file (symbolic links are not followed) of at most
     /// ``maximumSize`` bytes.
     static func load(_ url: URL) throws(Failure) -> Data {
+        Data(try load(url, from: 0))
+    }
+
+    /// The bytes of the file at `url` from `offset` to its end, checked as ``load(_:)`` checks a report.
+    static func load(_ url: URL, from offset: Int) throws(Failure) -> [UInt8] {
         let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ELOOP { throw Failure(description: "a symbolic link; reports are regular files") }
@@ -96,13 +124,15 @@ enum ProgramReportFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .system("cannot inspect", errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "not a regular file") }
-        guard info.st_size <= maximumSize else {
+        guard Int(info.st_size) - offset <= maximumSize else {
             throw Failure(description: "\(info.st_size >> 20) MiB; the limit is \(maximumSize >> 20) MiB")
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var bytes = [UInt8](repeating: 0, count: max(0, Int(info.st_size) - offset))
         var total = 0
         while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + total, $0.count - total, off_t(offset + total))
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .system("cannot read", errno)
@@ -110,6 +140,7 @@ enum ProgramReportFile {
             if count == 0 { break }
             total += count
         }
-        return Data(bytes[..<total])
+        bytes.removeSubrange(total...)
+        return bytes
     }
 }

@@ -1,5 +1,13 @@
 package import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Finds and reads the reports running programs publish beside their override store (see ``ProgramReport``).
 ///
 /// ```swift
@@ -10,8 +18,9 @@ package import Foundation
 ///
 /// Where: `<folder of the store file, symbolic links resolved>/programs/<program>-<pid>-<instance>.json`, one file
 /// per service (a process may run several; `<instance>` is random), `<program>` reduced to letters, digits, `.`,
-/// `_` and `-`. Reading never changes the folder: files it cannot read are returned as problems, reports of
-/// processes that are gone are returned with status ``ProgramReport/Status/stale``.
+/// `_` and `-`, each with the reads log that continues it (`….json.reads`, see `ProgramReportLog`). Reading never
+/// changes the folder: files it cannot read are returned as problems, reports of processes that are gone are
+/// returned with status ``ProgramReport/Status/stale``. ``ProgramReportReader`` reads again only what changed.
 package enum ProgramReports {
     /// The name of the folder beside the store that holds the reports.
     package static let folderName = "programs"
@@ -29,62 +38,36 @@ package enum ProgramReports {
     /// The reports of programs that use the store at `storeURL` (reports in its folder that name another store, as
     /// when two stores share a folder, are left out).
     package static func read(forStoreAt storeURL: URL) -> ProgramReportListing {
-        var listing = read(folder: folder(forStoreAt: storeURL))
-        let path = resolvedStorePath(storeURL).path
-        listing.reports.removeAll { report in report.storePath.map { $0 != path } ?? false }
-        return listing
+        ProgramReportReader().read(forStoreAt: storeURL)
     }
 
     /// Every report in `folder` (none when the folder does not exist), each with its ``ProgramReport/status``
-    /// judged now.
+    /// judged now and its reads log applied.
     package static func read(folder: URL) -> ProgramReportListing {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return ProgramReportListing(reports: [], problems: [])
-        } catch {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-                return ProgramReportListing(reports: [], problems: [])
-            }
-            return ProgramReportListing(
-                reports: [], problems: [.init(url: folder, problem: "cannot list the folder: \(error)")])
-        }
-        var reports: [ProgramReport] = []
-        var problems: [ProgramReportListing.Problem] = []
-        for name in names.sorted() where !name.hasPrefix(".") && name.hasSuffix(".json") {
-            let url = folder.appendingPathComponent(name)
-            do {
-                var report = try ProgramReport(decoding: ProgramReportFile.load(url))
-                report.fileURL = url
-                report.status = status(of: report)
-                reports.append(report)
-            } catch {
-                problems.append(.init(url: url, problem: "\(error)"))
-            }
-        }
-        reports.sort { ($0.startedAt, $0.processIdentifier) > ($1.startedAt, $1.processIdentifier) }
-        return ProgramReportListing(reports: reports, problems: problems)
+        ProgramReportReader().read(folder: folder)
     }
 
-    /// A cheap fingerprint of the reports folder (each report file's name and `stat` identity), so a reader that
-    /// polls can skip parsing when nothing was written; `nil` when the folder cannot be listed.
+    /// A cheap fingerprint of the reports folder (each report file's and reads log's name and `stat` identity), so a
+    /// reader that polls can skip reading when nothing was written; `nil` when the folder cannot be listed.
     package static func folderFingerprint(forStoreAt storeURL: URL) -> ProgramReportsFingerprint? {
         let folder = folder(forStoreAt: storeURL)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
+        var info = stat()
+        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return nil }
         var files: [String: FileFingerprint?] = [:]
-        for name in names where name.hasSuffix(".json") {
+        for name in names where name.hasSuffix(".json") || name.hasSuffix(".json.reads") {
             files[name] = StoreFile(url: folder.appendingPathComponent(name), faults: nil).fingerprint()
         }
         return ProgramReportsFingerprint(files: files)
     }
 
     /// Whether the report's writer still runs: ended reports are ended; otherwise the process must exist and, where
-    /// the system can tell, be the one that started when the report says.
+    /// the system can tell, be the one that started when the report says (a report without a start time is then
+    /// stale, as is one claiming pid 1; see `ProcessLiveness.isReportWriter`).
     package static func status(of report: ProgramReport) -> ProgramReport.Status {
         if report.endedAt != nil { return .ended }
-        return ProcessLiveness.isRunning(pid: report.processIdentifier, startIdentity: report.processStart)
+        return ProcessLiveness.isReportWriter(pid: report.processIdentifier, startIdentity: report.processStart)
             ? .running : .stale
     }
 }

@@ -23,25 +23,36 @@ extension FileOverrideStore {
                 return cache
             }()
         let current = file.fingerprint()
-        var unrecorded: OverrideJournalRecord?
-        if let base = journal.readBase(ifNotMatching: current) {
-            let bytes = current == nil ? [] : ((try? file.load())??.bytes ?? [])
-            let document = (try? OverrideDocument(parsing: bytes)) ?? OverrideDocument()
-            unrecorded = Self.outsideRecord(base: base.bytes, current: bytes, fingerprint: current, document: document)
-        }
+        let unrecorded = outsideChange(journal, fingerprint: current, document: nil, records: cache.records)
         return OverrideHistory(
             records: cache.records, unrecorded: unrecorded, unreadableLines: cache.unreadable,
             problem: cache.problem ?? state.withLock { $0.journalProblem })
     }
 
-    /// The change made outside the journaling writers since the journal's last record, if the file differs from
-    /// what the journal recorded (writers call it under the lock, before their own change).
+    /// The change made outside the journaling writers since the journal's last record, if the file (which has
+    /// `fingerprint`; `document` as read from it, `nil` to read it here) differs from what the journal recorded:
+    /// its base, or without one, what its `records` (read here when `nil`) leave the keys they name. Writers call it
+    /// under the lock, before their own change; readers to show it.
     func outsideChange(
-        _ journal: OverrideJournal, fingerprint: FileFingerprint?, document: OverrideDocument
+        _ journal: OverrideJournal, fingerprint: FileFingerprint?, document: OverrideDocument?,
+        records: [OverrideJournalRecord]? = nil
     ) -> OverrideJournalRecord? {
-        guard let base = journal.readBase(ifNotMatching: fingerprint) else { return nil }
+        let state = journal.base(comparedTo: fingerprint)
+        if case .current = state { return nil }
         let bytes = fingerprint == nil ? [] : ((try? file.load())??.bytes ?? [])
-        return Self.outsideRecord(base: base.bytes, current: bytes, fingerprint: fingerprint, document: document)
+        let document = document ?? (try? OverrideDocument(parsing: bytes)) ?? OverrideDocument()
+        let base: [UInt8]
+        switch state {
+        case .current: return nil
+        case .recorded(let recorded): base = recorded.bytes
+        case .missing:
+            guard
+                let derived = OverrideJournal.derivedBase(
+                    records: records ?? journal.readRecords().records, current: document)
+            else { return nil }
+            base = derived
+        }
+        return Self.outsideRecord(base: base, current: bytes, fingerprint: fingerprint, document: document)
     }
 
     /// The record of the change from the journal's base to the file's `current` bytes (`document` as read from
@@ -82,9 +93,9 @@ extension FileOverrideStore {
             // the base still shows the store as it was, so the next writer records this change as made outside
             // instead of the history silently missing it (and an undo then undoing an older change). A crash between
             // the two records the change twice (its line, then "outside"), which an undo handles.
-            try journal.append((outside.map { [$0] } ?? []) + [record])
+            let rotation = try journal.append((outside.map { [$0] } ?? []) + [record])
             try journal.writeBase(bytes, fingerprint: fingerprint)
-            state.withLock { $0.journalProblem = nil }
+            state.withLock { $0.journalProblem = rotation.map { $0 + "; the change was recorded in the history" } }
         } catch {
             state.withLock {
                 $0.journalProblem = error.problem + "; the change was saved but not recorded in the history"

@@ -37,6 +37,17 @@ extension FileOverrideStore {
         #endif
     }
 
+    /// Why `url` cannot be used inside `folder`, a folder another program owns (see ``init(url:faults:lockTimeout:origin:confinedTo:)``):
+    /// it leaves the folder, or a part of it below the folder is a symbolic link; `nil` when it can.
+    package static func confinementProblem(of url: URL, in folder: URL) -> String? {
+        do throws(StoreFile.Failure) {
+            try StoreFile(url: url, faults: nil, confinedTo: folder).checkConfined(url.standardizedFileURL.path)
+            return nil
+        } catch {
+            return error.problem
+        }
+    }
+
     /// ``defaultURL(appName:environment:)`` under an explicit platform convention, so both conventions can be
     /// computed (and tested) on any platform.
     package static func defaultURL(

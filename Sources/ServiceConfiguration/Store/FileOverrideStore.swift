@@ -70,13 +70,15 @@ public final class FileOverrideStore: Sendable {
     }
 
     /// Creates a store whose file operations can be made to fail, for tests of disk-full and read-only behaviour,
-    /// and whose writers wait at most `lockTimeout` for another process's lock.
+    /// and whose writers wait at most `lockTimeout` for another process's lock. A store `confinedTo` a folder another
+    /// program owns (an iOS Simulator app's data container) follows no symbolic link inside it, for the store file,
+    /// its lock, its journal or any folder on the way, so every path it uses stays inside that folder.
     package init(
         url: URL, faults: StoreFaultInjector?, lockTimeout: Duration = .seconds(5),
-        origin: OverrideChangeOrigin = .program()
+        origin: OverrideChangeOrigin = .program(), confinedTo confinement: URL? = nil
     ) {
         self.url = url.hasDirectoryPath ? url : url.standardizedFileURL
-        self.file = StoreFile(url: self.url, faults: faults, lockTimeout: lockTimeout)
+        self.file = StoreFile(url: self.url, faults: faults, lockTimeout: lockTimeout, confinedTo: confinement)
         originState = Locked(origin)
     }
 
@@ -87,7 +89,8 @@ public final class FileOverrideStore: Sendable {
     }
 
     /// Why the last change could not be recorded in the history journal (a full disk, a journal file others can
-    /// write), or `nil`. The change itself was saved; the next change records it as made outside.
+    /// write), or `nil`. The change itself was saved; the next change records it as made outside. A journal that
+    /// could not be rotated after the change was recorded is said here too, with "the change was recorded".
     public var journalProblem: String? { state.withLock { $0.journalProblem } }
 
     /// The history journal's file: beside the store's target when the store is reached through a symbolic link.

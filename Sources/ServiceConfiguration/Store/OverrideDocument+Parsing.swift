@@ -61,7 +61,7 @@ struct DocumentParser {
         }
         try cursor.enter()
         cursor.index += 1
-        var seen: Set<String> = []
+        var seen: [String: Int] = [:]
         var format: String?
         var formatType: String?
         var version: String?
@@ -78,9 +78,7 @@ struct DocumentParser {
                 guard cursor.next == UInt8(ascii: "\"") else { throw cursor.memberNameError() }
                 let nameStart = cursor.index
                 let name = try cursor.parseString()
-                guard seen.insert(name).inserted else {
-                    throw cursor.error("duplicate key \"\(name)\"", at: nameStart)
-                }
+                try cursor.checkNewName(name, at: nameStart, among: &seen)
                 try cursor.expect(UInt8(ascii: ":"), "expected ':'")
                 cursor.skipWhitespace()
                 let type = Self.typeDescription(startingWith: cursor.next)
@@ -287,10 +285,10 @@ struct DocumentParser {
         if !chunk.isEmpty { result.chunks.append(chunk) }
         result.count = keyOffsets.count
         if !result.sorted || !allASCII {
-            var seen: Set<String> = []
+            var seen: [String: Int] = [:]
             seen.reserveCapacity(result.count)
-            for (line, offset) in zip(result.chunks.joined(), keyOffsets) where !seen.insert(line.key).inserted {
-                throw cursor.error("duplicate key \"\(line.key)\"", at: offset)
+            for (line, offset) in zip(result.chunks.joined(), keyOffsets) {
+                try cursor.checkNewName(line.key, at: offset, among: &seen)
             }
         }
         return result

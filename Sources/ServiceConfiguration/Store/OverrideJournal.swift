@@ -19,7 +19,8 @@ public import Foundation
 ///   name (replacing the one before), so the history keeps the last 1 to 2 MiB of changes;
 /// - `overrides.json.journaled`: the store as the journal last recorded it. A writer that finds the store different
 ///   from it first journals the difference as a change made outside (a hand edit, or a writer stopped between its
-///   save and its journal line), so no change goes unrecorded and readers never write.
+///   save and its journal line), so no change goes unrecorded and readers never write. Without it (deleted by hand,
+///   refused), the store as the journal's records leave each key they name stands in for it.
 ///
 /// The store is saved first and is what counts: a crash between the save and the journal line may lose that line
 /// (the next writer then records the change as made outside), never the change. The line is written before the base,
@@ -53,9 +54,11 @@ public struct OverrideJournal: Sendable {
 
     // MARK: Appending
 
-    /// Appends records, each on its own line, then rotates if the journal passed ``rotationSize``.
-    func append(_ records: [OverrideJournalRecord]) throws(StoreFile.Failure) {
-        guard !records.isEmpty else { return }
+    /// Appends records, each on its own line, then rotates if the journal passed ``rotationSize``. Throws when the
+    /// lines could not be written; a rotation that failed after they were is returned as a problem (the records are
+    /// in the journal, which rotates at the next append that can).
+    func append(_ records: [OverrideJournalRecord]) throws(StoreFile.Failure) -> String? {
+        guard !records.isEmpty else { return nil }
         try check(.journalAppend)
         let path = url.path
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -72,9 +75,10 @@ public struct OverrideJournal: Sendable {
         }
         for record in records { bytes += record.encodedLine() }
         try StoreFile.writeAll(bytes, to: descriptor, action: "cannot write the journal \(path)")
-        if Int(info.st_size) + bytes.count > Self.rotationSize {
-            guard rename(path, rotatedURL.path) == 0 else { throw .system("cannot rotate the journal \(path)", errno) }
+        if Int(info.st_size) + bytes.count > Self.rotationSize, rename(path, rotatedURL.path) != 0 {
+            return StoreFile.Failure.system("cannot rotate the journal \(path) to \(rotatedURL.path)", errno).problem
         }
+        return nil
     }
 
     /// Refuses a journal that is not a private regular file of this user: it holds the same values as the store.
@@ -143,25 +147,35 @@ public struct OverrideJournal: Sendable {
         }
     }
 
-    /// The store as the journal last recorded it, unless the store's file now has `fingerprint` (the one recorded
-    /// with it: nothing changed since), or there is none (no change journaled yet) or it cannot be read.
-    func readBase(ifNotMatching fingerprint: FileFingerprint?) -> Base? {
+    /// What the base says about the store's file, which now has `fingerprint`.
+    enum BaseState {
+        /// The base was written with the file as it is now: nothing changed since.
+        case current
+        /// The store as the journal last recorded it; the file changed since (or the base cannot tell).
+        case recorded(Base)
+        /// There is no usable base: none yet, deleted by hand, or refused (not a private regular file, not this
+        /// format). The journal's records are then all that is known of the store as recorded.
+        case missing
+    }
+
+    /// The store as the journal last recorded it, compared with the store's file that now has `fingerprint`.
+    func base(comparedTo fingerprint: FileFingerprint?) -> BaseState {
         let path = baseURL.path
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return .missing }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (try? Self.checkPrivate(info, path: path)) != nil,
             info.st_size <= OverrideStoreLimits.maximumFileSize + 4096
-        else { return nil }
+        else { return .missing }
         // The header line first: when it names the file as it is now, nothing else is read.
         var head = [UInt8](repeating: 0, count: min(4096, Int(info.st_size)))
         let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
         guard count > 0, let newline = head[..<count].firstIndex(of: 0x0A),
             case .object(let header)? = try? StrictJSON.parse(Array(head[..<newline]))
-        else { return nil }
+        else { return .missing }
         let recorded = Self.fingerprint(in: header)
-        if recorded == fingerprint { return nil }
+        if recorded == fingerprint { return .current }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var total = 0
         while total < bytes.count {
@@ -172,8 +186,31 @@ public struct OverrideJournal: Sendable {
             guard got > 0 else { break }
             total += got
         }
-        guard total > newline else { return nil }
-        return Base(fingerprint: recorded, bytes: Array(bytes[(newline + 1)..<total]))
+        guard total > newline else { return .missing }
+        return .recorded(Base(fingerprint: recorded, bytes: Array(bytes[(newline + 1)..<total])))
+    }
+
+    /// The store as the journal's `records` (oldest first) leave it, for a journal whose base is missing: `current`
+    /// with every key the records name set to what their last record made it. Keys the records do not name, or name
+    /// without their entries (a change too large to record), are taken as they are now: nothing is known of them.
+    /// `nil` when that is `current` itself.
+    static func derivedBase(records: [OverrideJournalRecord], current: OverrideDocument) -> [UInt8]? {
+        var known: [String: OverrideEntry?] = [:]
+        for record in records {
+            for change in record.changes {
+                if record.entriesOmitted {
+                    known.removeValue(forKey: change.key)
+                } else {
+                    known[change.key] = .some(change.new)
+                }
+            }
+        }
+        var document = current
+        for (key, entry) in known where document[key] != entry { document[key] = entry }
+        guard document != current else { return nil }
+        var bytes: [UInt8] = []
+        document.encode(into: &bytes)
+        return bytes
     }
 
     /// The store's fingerprint recorded in a base header (`nil` for `"store": null`: there was no file).
@@ -200,14 +237,14 @@ public struct OverrideJournal: Sendable {
         var unreadable = 0
         var problem: String?
         for file in [rotatedURL, url] {
-            let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)?
+            let loaded: [UInt8]?
             do throws(StoreFile.Failure) {
-                loaded = try StoreFile(url: file, faults: nil).load()
+                loaded = try Self.load(file)
             } catch {
-                problem = "\(file.path): \(error.problem)"
+                problem = error.problem
                 continue
             }
-            guard let bytes = loaded?.bytes else { continue }
+            guard let bytes = loaded else { continue }
             bytes.withUnsafeBufferPointer { buffer in
                 var start = 0
                 while start < buffer.count {
@@ -227,11 +264,41 @@ public struct OverrideJournal: Sendable {
         return (records, unreadable, problem)
     }
 
-    /// The fingerprints of the two journal files, to tell whether they changed since they were read.
+    /// The bytes of the journal file at `url`, `nil` when there is none; refused as appends refuse it: a symbolic
+    /// link, anything but a private regular file of this user, or a file far past the rotation size.
+    private static func load(_ url: URL) throws(StoreFile.Failure) -> [UInt8]? {
+        let path = url.path
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP {
+                throw StoreFile.Failure(
+                    kind: .insecure,
+                    problem: "the journal \(path) is a symbolic link; it is not read or written (the history lives "
+                        + "beside the store's file). Fix: remove it (rm \(path)); the next change starts a new one")
+            }
+            throw .system("cannot open the journal \(path)", errno)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .system("cannot inspect the journal \(path)", errno) }
+        try checkPrivate(info, path: path)
+        let limit = OverrideStoreLimits.maximumFileSize
+        guard info.st_size <= limit else {
+            throw StoreFile.Failure(
+                kind: .corrupt,
+                problem: "the journal \(path) is \(ByteCount.describe(Int(info.st_size))), over the limit of "
+                    + "\(ByteCount.describe(limit)) for a journal; it is not read")
+        }
+        return try StoreFile.readAll(descriptor, size: Int(info.st_size), action: "cannot read the journal \(path)")
+    }
+
+    /// The fingerprints of the two journal files (of a link, not what it points to), to tell whether they changed
+    /// since they were read.
     func fingerprints() -> [FileFingerprint?] {
         [rotatedURL, url].map { file in
             var info = stat()
-            return stat(file.path, &info) == 0 ? FileFingerprint(info) : nil
+            return lstat(file.path, &info) == 0 ? FileFingerprint(info) : nil
         }
     }
 

@@ -89,6 +89,10 @@ public struct OverrideJournalRecord: Sendable, Hashable, Identifiable {
         let verb = reason.action == .importProfile ? "import" : reason.action.rawValue
         let detail = reason.detail.map { " " + show($0) } ?? ""
         let total = changes.count + omittedKeys
+        // A record too large to keep its entries knows its keys only: it says so, never "none -> none".
+        if changes.count == 1, omittedKeys == 0, entriesOmitted {
+            return "\(verb)\(detail) \(show(changes[0].key)) (\(Self.valuesNotRecorded))"
+        }
         if changes.count == 1, omittedKeys == 0 {
             let change = changes[0]
             switch (change.old, change.new) {
@@ -102,6 +106,9 @@ public struct OverrideJournalRecord: Sendable, Hashable, Identifiable {
         let keys = changes.prefix(3).map { show($0.key) }.joined(separator: ", ") + (total > 3 ? ", …" : "")
         return "\(verb)\(detail) \(total) override\(total == 1 ? "" : "s"): \(keys)"
     }
+
+    /// What a record that lists keys only says in place of the values.
+    package static let valuesNotRecorded = "values too large to record"
 
     /// What changed besides the value: `expiry: until 2026-11-29 16:05 UTC`, `note changed`.
     static func metadataChange(_ old: OverrideEntry, _ new: OverrideEntry) -> String {

@@ -55,22 +55,34 @@ package typealias StoreFaultInjector = @Sendable (StoreFileOperation) -> Int32?
 ///
 /// A store reached through a symbolic link is the link's target: every read, check, lock and replacement applies to
 /// the target, in the target's own folder; the link is never replaced.
+///
+/// A file *confined* to a folder (an iOS Simulator app's data container, which belongs to the app under test) is
+/// the opposite: no symbolic link in that folder is followed, neither the file itself nor any folder between the
+/// confining folder and it, so every path the store uses resolves inside it.
 struct StoreFile: Sendable {
     /// The path as given (possibly a symbolic link).
     let url: URL
     let faults: StoreFaultInjector?
     /// How long a writer waits for another process's lock before it gives up.
     let lockTimeout: Duration
+    /// The folder (links resolved) inside which nothing is followed, if the file is confined to one.
+    let confinement: String?
 
     /// How many copies of refused files are kept beside the store (the newest ones).
     static let keptAsideCopies = 5
     /// A temporary file older than this, left by a writer that was killed, is removed by the next writer.
     static let staleTemporaryAge: Int64 = 60
 
-    init(url: URL, faults: StoreFaultInjector?, lockTimeout: Duration = .seconds(5)) {
+    init(url: URL, faults: StoreFaultInjector?, lockTimeout: Duration = .seconds(5), confinedTo confinement: URL? = nil)
+    {
         self.url = url
         self.faults = faults
         self.lockTimeout = lockTimeout
+        self.confinement = confinement.map { folder in
+            var root = folder.standardizedFileURL.resolvingSymlinksInPath().path
+            while root.count > 1, root.hasSuffix("/") { root.removeLast() }
+            return root
+        }
     }
 
     /// The path as given.
@@ -114,10 +126,48 @@ struct StoreFile: Sendable {
     // MARK: Where the file is
 
     /// The file itself: `path` with symbolic links in its last component followed (up to 32 of them), even to a
-    /// target that does not exist yet. A path that names a folder throws.
+    /// target that does not exist yet; for a confined file, `path` itself once ``checkConfined(_:)`` found no link on
+    /// the way. A path that names a folder throws.
     func target() throws(Failure) -> String {
         guard !url.hasDirectoryPath, !path.hasSuffix("/"), !path.isEmpty else { throw .folder }
+        if confinement != nil {
+            try checkConfined(path)
+            return path
+        }
         return try Self.resolve(path)
+    }
+
+    /// For a confined file, refuses `path` unless it lies inside the confining folder and no part of it below that
+    /// folder (the last one included) is a symbolic link; parts that do not exist yet are fine. Called before every
+    /// operation, so a link planted since the last one is refused too. (A link swapped in between this check and the
+    /// system call that follows it is not caught: that window is microseconds wide.)
+    func checkConfined(_ path: String) throws(Failure) {
+        guard let root = confinement else { return }
+        // Lexically: `standardizingPath` may resolve links, the very thing to look for.
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        let standardized = "/" + parts.joined(separator: "/")
+        guard standardized.hasPrefix(root + "/") else {
+            throw Failure(
+                kind: .insecure, problem: "\(path) is not inside \(root), the folder it must stay in; it is refused",
+                mustNotReplace: true)
+        }
+        var current = root
+        for component in standardized.dropFirst(root.count + 1).split(separator: "/") {
+            current += "/" + component
+            var info = stat()
+            guard lstat(current, &info) == 0 else { return }
+            if info.st_mode & S_IFMT == S_IFLNK {
+                throw Failure(
+                    kind: .insecure,
+                    problem: "\(current) is a symbolic link inside \(root); the app that owns that folder could point "
+                        + "it anywhere, so no link in it is followed and nothing was read or written through it. Fix: "
+                        + "remove the link (rm '\(current.replacingOccurrences(of: "'", with: "'\\''"))')",
+                    mustNotReplace: true)
+            }
+        }
     }
 
     /// `path` with symbolic links in its last component followed.
@@ -148,6 +198,7 @@ struct StoreFile: Sendable {
     /// Creates the folder of `target` (and missing parents) with mode 0700.
     func ensureFolder(of target: String) throws(Failure) {
         try check(.createDirectory)
+        try checkConfined(target)
         var missing: [String] = []
         var current = Self.folder(of: target)
         while !current.isEmpty, current != "/", access(current, F_OK) != 0 {
@@ -190,6 +241,7 @@ struct StoreFile: Sendable {
         if target != path { try checkFolderPermissions(Self.folder(of: path)) }
         try check(.lock)
         let lockPath = target + ".lock"
+        try checkConfined(lockPath)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .system("cannot open the lock file \(lockPath)", errno) }
         defer { close(descriptor) }
@@ -232,16 +284,18 @@ struct StoreFile: Sendable {
     /// The current file's fingerprint (of the target, through symbolic links), or `nil` when there is no file.
     func fingerprint() -> FileFingerprint? {
         var info = stat()
-        return stat(path, &info) == 0 ? FileFingerprint(info) : nil
+        return (confinement == nil ? stat(path, &info) : lstat(path, &info)) == 0 ? FileFingerprint(info) : nil
     }
 
     /// The file's bytes and fingerprint, or `nil` when there is no file. Refuses files others could have written,
     /// and anything that is not a regular file. Takes no lock and changes nothing: a replacement is atomic.
     func load() throws(Failure) -> (bytes: [UInt8], fingerprint: FileFingerprint)? {
         let target = try target()
-        let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let descriptor = open(
+            target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (confinement == nil ? 0 : O_NOFOLLOW))
         if descriptor < 0 {
             if errno == ENOENT { return nil }
+            if errno == ELOOP { try checkConfined(target) }
             if errno == EISDIR { throw .folder }
             throw .system("cannot open the file", errno)
         }
@@ -263,19 +317,9 @@ struct StoreFile: Sendable {
                     + ByteCount.describe(OverrideStoreLimits.maximumFileSize)
             )
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system("cannot read the file", errno)
-            }
-            if count == 0 { break }
-            total += count
-        }
-        bytes.removeSubrange(total...)
-        return (bytes, FileFingerprint(info))
+        return (
+            try Self.readAll(descriptor, size: Int(info.st_size), action: "cannot read the file"), FileFingerprint(info)
+        )
     }
 
     private func checkOwnership(_ info: stat, target: String) throws(Failure) {
@@ -316,6 +360,7 @@ struct StoreFile: Sendable {
     /// Replaces `target` atomically: a new file in the same folder (mode 0600), written, flushed, renamed over the
     /// old one, and the folder flushed. Readers see the old file or the new one, never a mixture.
     func replace(_ target: String, with bytes: [UInt8]) throws(Failure) -> FileFingerprint {
+        try checkConfined(target)
         let folder = Self.folder(of: target)
         let name = (target as NSString).lastPathComponent
         let temporary = "\(folder)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -343,6 +388,24 @@ struct StoreFile: Sendable {
         var info = stat()
         guard stat(target, &info) == 0 else { throw .system("the saved file disappeared", ENOENT) }
         return FileFingerprint(info)
+    }
+
+    /// Reads up to `size` bytes from `descriptor` (fewer if the file ends sooner), retrying short reads and
+    /// interruptions.
+    static func readAll(_ descriptor: Int32, size: Int, action: String) throws(Failure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure.system(action, errno)
+            }
+            if count == 0 { break }
+            total += count
+        }
+        bytes.removeSubrange(total...)
+        return bytes
     }
 
     /// Writes every byte, retrying short writes and interruptions.
@@ -378,6 +441,7 @@ struct StoreFile: Sendable {
     /// Moves a refused regular file to `<name>.corrupt-<UTC timestamp>` (with a counter if taken), keeps only the
     /// newest ``keptAsideCopies`` such copies, and returns the new path.
     func moveAside(_ target: String) throws(Failure) -> URL {
+        try checkConfined(target)
         var info = stat()
         guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw .folder }
         let folder = Self.folder(of: target)

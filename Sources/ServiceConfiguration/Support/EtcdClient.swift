@@ -302,7 +302,7 @@ package final class EtcdClient: Sendable {
         do {
             answer = try transport.fetch(
                 request(path, body: body, token: token, timeout: timeout), cancellation: cancellation)
-        } catch where changes && error.kind == .timedOut {
+        } catch let error where changes && error.kind == .timedOut {
             throw EtcdError(.outcomeUnknown, etcdError(error).reason)
         } catch {
             throw etcdError(error)

@@ -123,6 +123,61 @@ package struct JSONCursor {
         return StrictJSON.ParseError(message: message, line: line, column: end - lineStart + 1)
     }
 
+    /// Records `key`, read at `keyStart`, among the member names of one object (`seen`: each name with where it
+    /// was read); a name the object already has throws.
+    ///
+    /// Names are compared as Swift compares strings, by Unicode canonical equivalence, because that is how every
+    /// key is looked up afterwards (catalog, server values, overrides): `"café"` written precomposed (`U+00E9`) and
+    /// decomposed (`e` + `U+0301`) is one key, and a document naming both would have a reader silently keep one.
+    /// The error then shows both spellings, scalar by scalar.
+    package func checkNewName(_ key: String, at keyStart: Int, among seen: inout [String: Int])
+        throws(StrictJSON.ParseError)
+    {
+        guard let index = seen.index(forKey: key) else {
+            seen[key] = keyStart
+            return
+        }
+        let (first, offset) = seen[index]
+        guard !first.unicodeScalars.elementsEqual(key.unicodeScalars) else {
+            throw error("duplicate key \"\(key)\"", at: keyStart)
+        }
+        let earlier = error("", at: offset)
+        throw error(
+            "duplicate key \"\(Self.scalars(key))\" (another spelling of \"\(Self.scalars(first))\" at line "
+                + "\(earlier.line), column \(earlier.column): Unicode-equivalent names are one key, everywhere keys are "
+                + "compared)", at: keyStart)
+    }
+
+    /// Reads the object that starts here, member by member: `body` gets each member's name (checked against the
+    /// others with ``checkNewName(_:at:among:)``) with the cursor at the member's value, which it must read.
+    package mutating func readObject(_ body: (inout JSONCursor, String) throws -> Void) throws {
+        try enter()
+        defer { leave() }
+        index += 1
+        if consume(UInt8(ascii: "}")) { return }
+        var seen: [String: Int] = [:]
+        repeat {
+            skipWhitespace()
+            guard next == UInt8(ascii: "\"") else { throw memberNameError() }
+            let nameStart = index
+            let name = try parseString()
+            try checkNewName(name, at: nameStart, among: &seen)
+            try expect(UInt8(ascii: ":"), "expected ':'")
+            skipWhitespace()
+            try body(&self, name)
+        } while try separator(close: UInt8(ascii: "}"))
+    }
+
+    /// `text` with every scalar outside printable ASCII written `\u{XXXX}`, so two spellings that look alike read
+    /// apart.
+    static func scalars(_ text: String) -> String {
+        text.unicodeScalars.map { scalar in
+            if (0x20..<0x7F).contains(scalar.value), scalar != "\\", scalar != "\"" { return String(scalar) }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "\\u{" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "}"
+        }.joined()
+    }
+
     package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -193,13 +248,13 @@ package struct JSONCursor {
             defer { leave() }
             index += 1
             if consume(UInt8(ascii: "}")) { return start..<index }
-            var seen: Set<String> = []
+            var seen: [String: Int] = [:]
             repeat {
                 skipWhitespace()
                 guard next == UInt8(ascii: "\"") else { throw memberNameError() }
                 let keyStart = index
                 let key = try parseString()
-                guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+                try checkNewName(key, at: keyStart, among: &seen)
                 try expect(UInt8(ascii: ":"), "expected ':'")
                 skipWhitespace()
                 _ = try skipValue()
@@ -246,14 +301,14 @@ package struct JSONCursor {
         defer { leave() }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        var seen: Set<String> = []
+        var seen: [String: Int] = [:]
         if consume(UInt8(ascii: "}")) { return .object(members) }
         repeat {
             skipWhitespace()
             guard next == UInt8(ascii: "\"") else { throw memberNameError() }
             let keyStart = index
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            try checkNewName(key, at: keyStart, among: &seen)
             try expect(UInt8(ascii: ":"), "expected ':'")
             skipWhitespace()
             members.append((key, try parseValue()))

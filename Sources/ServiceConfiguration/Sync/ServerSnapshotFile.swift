@@ -17,8 +17,10 @@ import Foundation
 struct ServerSnapshotFile: Sendable {
     let file: StoreFile
 
-    init(url: URL, faults: StoreFaultInjector? = nil) {
-        file = StoreFile(url: url.standardizedFileURL, faults: faults)
+    /// The snapshot at `url`; `confinedTo` a folder another program owns (see ``StoreFile``), no link inside it is
+    /// followed.
+    init(url: URL, faults: StoreFaultInjector? = nil, confinedTo confinement: URL? = nil) {
+        file = StoreFile(url: url.standardizedFileURL, faults: faults, confinedTo: confinement)
     }
 
     var url: URL { file.url }
@@ -57,7 +59,12 @@ struct ServerSnapshotFile: Sendable {
     }
 
     private func readBytes() -> Result<[UInt8]?, SnapshotProblem> {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        do throws(StoreFile.Failure) {
+            try file.checkConfined(file.path)
+        } catch {
+            return .failure(SnapshotProblem(error.problem))
+        }
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (file.confinement == nil ? 0 : O_NOFOLLOW))
         if descriptor < 0 {
             if errno == ENOENT { return .success(nil) }
             return .failure(SnapshotProblem("\(url.path): cannot open: \(String(cString: strerror(errno)))"))

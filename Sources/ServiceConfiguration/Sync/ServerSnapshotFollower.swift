@@ -21,6 +21,7 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
     /// The snapshot file.
     package let url: URL
     private let file: ServerSnapshotFile
+    private let confinement: URL?
     private let service: (any ConfigurationService)?
     /// Where a source for ``sync()`` reads its settings (etcd credentials and CA file).
     private let environment: [String: String]
@@ -30,12 +31,15 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
     private let reloading = Locked(())
 
     /// Reads the snapshot at `snapshotURL` now and applies its values to `service` (one update), if there is one;
-    /// ``sync()`` makes its source with `environment`'s settings (`CONFIG_ETCD_CA_FILE`, credentials).
+    /// ``sync()`` makes its source with `environment`'s settings (`CONFIG_ETCD_CA_FILE`, credentials). `confinedTo` a
+    /// folder another program owns (a simulator app's container), no symbolic link inside it is followed, reading or
+    /// syncing.
     package init(
-        snapshotURL: URL, service: (any ConfigurationService)?,
+        snapshotURL: URL, service: (any ConfigurationService)?, confinedTo confinement: URL? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
-        file = ServerSnapshotFile(url: snapshotURL)
+        self.confinement = confinement
+        file = ServerSnapshotFile(url: snapshotURL, confinedTo: confinement)
         url = file.url
         self.service = service
         self.environment = environment
@@ -145,7 +149,8 @@ package final class ServerSnapshotFollower: ServerValuesSyncing {
         } catch {
             return .failed(error)
         }
-        let once = ServerValuesSync(source: source, service: nil, snapshotURL: url, environment: .live)
+        let once = ServerValuesSync(
+            source: source, service: nil, snapshotURL: url, environment: .live, snapshotConfinement: confinement)
         let outcome = await once.sync()
         once.stop()
         reload()

@@ -8,4 +8,10 @@ package enum ServerSyncAge {
         if seconds < 86_400 { return "\(seconds / 3600) h" }
         return "\(seconds / 86_400) d"
     }
+
+    /// How long ago a moment `seconds` back was: `12 s ago`; a moment more than a second ahead (a clock set back,
+    /// a snapshot written on another machine or by hand) is `3 min in the future`, never `0 s ago`.
+    package static func relative(seconds: Int) -> String {
+        seconds < -1 ? "\(text(seconds: -seconds)) in the future" : "\(text(seconds: seconds)) ago"
+    }
 }

@@ -32,12 +32,13 @@ final class ServerSyncEngine: Sendable {
         service: (any ConfigurationService)?,
         snapshotURL: URL?,
         environment: ServerSyncEnvironment,
-        faults: StoreFaultInjector? = nil
+        faults: StoreFaultInjector? = nil,
+        snapshotConfinement: URL? = nil
     ) {
         self.source = source
         self.service = service
         self.environment = environment
-        let snapshot = snapshotURL.map { ServerSnapshotFile(url: $0, faults: faults) }
+        let snapshot = snapshotURL.map { ServerSnapshotFile(url: $0, faults: faults, confinedTo: snapshotConfinement) }
         self.snapshot = snapshot
         var initial = State(status: ServerSyncStatus(source: source.location))
         switch snapshot?.load() {

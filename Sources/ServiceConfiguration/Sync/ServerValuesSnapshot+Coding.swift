@@ -124,6 +124,10 @@ extension ServerValuesSnapshot {
             return date
         }
         guard let source = try string("source") else { throw FormatError("missing \"source\"") }
+        // An empty source would read as "no snapshot at all" everywhere the status is shown.
+        guard !source.isEmpty else {
+            throw FormatError("\"source\" is empty: the snapshot does not say where its values came from")
+        }
         var status = ServerSyncStatus(source: source)
         status.lastSync = try date(try string("lastSync"), "lastSync")
         status.validators = ServerValuesValidators(etag: try string("etag"), lastModified: try string("lastModified"))

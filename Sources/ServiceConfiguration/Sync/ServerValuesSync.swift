@@ -50,7 +50,8 @@ public final class ServerValuesSync: ServerValuesSyncing {
     }
 
     /// Creates a sync with a replaceable clock, sleep and randomness (for tests), and optionally no service (the
-    /// tools sync a snapshot file for another program).
+    /// tools sync a snapshot file for another program; with `snapshotConfinement`, a file in a folder that program
+    /// owns, where no symbolic link is followed).
     package init(
         source: any ServerValuesSource,
         service: (any ConfigurationService)?,
@@ -58,10 +59,12 @@ public final class ServerValuesSync: ServerValuesSyncing {
         interval: Duration? = nil,
         backoff: ServerSyncBackoff = ServerSyncBackoff(),
         environment: ServerSyncEnvironment,
-        faults: StoreFaultInjector? = nil
+        faults: StoreFaultInjector? = nil,
+        snapshotConfinement: URL? = nil
     ) {
         engine = ServerSyncEngine(
-            source: source, service: service, snapshotURL: snapshotURL, environment: environment, faults: faults)
+            source: source, service: service, snapshotURL: snapshotURL, environment: environment, faults: faults,
+            snapshotConfinement: snapshotConfinement)
         loop = ServerSyncLoop(engine: engine, interval: interval, backoff: backoff, environment: environment)
     }
 

@@ -58,16 +58,25 @@ struct SimulatorCommands {
                     }
                     lines.append("  \(app.bundleID) (\(app.name)): \(count)")
                     lines.append("    \(store.url.path)")
-                    var command = "config-menu --simulator \(app.bundleID)"
+                    var command = ["config-menu", "--simulator", app.bundleID]
                     if listing.count > 1 || invocation.options["--device"] != nil {
-                        command += " --device \(device.udid)"
+                        command += ["--device", device.udid]
                     }
-                    if stores.count > 1 { command += " --app-name \(store.appName)" }
-                    lines.append("    \(command)")
+                    if stores.count > 1 { command += ["--app-name", store.appName] }
+                    lines.append("    " + command.map(Self.shellQuoted).joined(separator: " "))
                 }
             }
         }
         try Output.line(lines.joined(separator: "\n"))
+    }
+
+    /// `word` as one word for a POSIX shell: as it is when it holds only characters no shell treats specially,
+    /// else in single quotes (each `'` written `'\''`). The names printed come from the app (its bundle ID, its
+    /// folders): pasting a printed line must run nothing they hold.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-".unicodeScalars)
+        if !word.isEmpty, word.unicodeScalars.allSatisfy(plain.contains) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The stores in an app's data container, each with its override count (read only: nothing is written).
@@ -76,7 +85,8 @@ struct SimulatorCommands {
             let url =
                 (try? SimulatorStore.store(in: container, bundleID: "", appName: name))
                 ?? container.appendingPathComponent(name)
-            let store = FileOverrideStore(url: url)
+            // Read as --simulator reads it: no link inside the app's container is followed.
+            let store = FileOverrideStore(url: url, faults: nil, confinedTo: container)
             let overrides: Result<Int, OverrideStoreError> =
                 store.reload().map { .failure($0) } ?? .success(store.entries.count)
             return FoundStore(appName: name, url: url, overrides: overrides)

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceConfiguration
 
 /// One simulator device, as `xcrun simctl list devices --json` describes it.
 struct SimulatorDevice: Equatable {
@@ -23,7 +24,7 @@ struct SimulatorDevice: Equatable {
 
     /// One line for lists: `iPhone 16 Pro (iOS 18.2) 5A1B…`, with the state when not booted.
     var summary: String {
-        "\(name) (\(runtimeName)) \(udid)" + (isBooted ? "" : " [\(state)]")
+        VisibleText.escaped("\(name) (\(runtimeName)) \(udid)" + (isBooted ? "" : " [\(state)]"))
     }
 
     /// The devices of `simctl list devices --json` output: `{"devices": {runtime: [{udid, name, state, ...}]}}`.

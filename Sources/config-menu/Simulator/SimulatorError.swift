@@ -1,3 +1,5 @@
+import ServiceConfiguration
+
 /// Why the simulator app's store could not be found. Each message says what to do.
 enum SimulatorError: Error, CustomStringConvertible {
     /// `xcrun` is not on `PATH`: not a Mac, or no developer tools.
@@ -16,11 +18,13 @@ enum SimulatorError: Error, CustomStringConvertible {
     case severalStores(bundleID: String, names: [String])
     case badAppName(String)
     case containerMissing(String)
+    /// A symbolic link inside the app's container, on the way to its stores.
+    case linkInContainer(String)
 
     var code: ExitCode {
         switch self {
         case .severalBootedDevices, .unknownDevice, .ambiguousDevice, .badAppName: .usage
-        case .xcrunFailed, .timedOut, .unexpectedOutput: .ioFailure
+        case .xcrunFailed, .timedOut, .unexpectedOutput, .linkInContainer: .ioFailure
         default: .failure
         }
     }
@@ -43,7 +47,8 @@ enum SimulatorError: Error, CustomStringConvertible {
             return "\(command) did not answer within \(seconds) s and was stopped; is the simulator service "
                 + "stuck? (try again, or restart Simulator)"
         case .unexpectedOutput(let command, let start):
-            return "\(command) printed something this tool does not understand (it starts with \"\(start)\"); "
+            return "\(command) printed something this tool does not understand (it starts with "
+                + "\"\(VisibleText.escaped(start))\"); "
                 + "nothing was changed"
         case .noBootedDevice(let all):
             return "no simulator is booted: start one in Simulator (or xcrun simctl boot UDID), then try again"
@@ -71,6 +76,8 @@ enum SimulatorError: Error, CustomStringConvertible {
                 + names.joined(separator: ", ") + "); pick one with --app-name NAME"
         case .badAppName(let name):
             return "--app-name needs a folder name such as my-app, got \"\(name)\""
+        case .linkInContainer(let problem):
+            return problem
         case .containerMissing(let path):
             return "the app's data container \(path) does not exist or is not a folder (was the app just "
                 + "uninstalled?)"

@@ -37,26 +37,29 @@ enum SimulatorStore {
                 command: invocation.command)
         }
         var resolved = invocation
-        resolved.options["--store"] = try storeURL(
-            bundleID: bundleID, device: invocation.options["--device"], appName: invocation.options["--app-name"]
-        ).path
+        let (store, container) = try storeURL(
+            bundleID: bundleID, device: invocation.options["--device"], appName: invocation.options["--app-name"])
+        resolved.options["--store"] = store.path
+        resolved.confinement = container
         return resolved
     }
 
-    /// The store of `bundleID` on the chosen device, as a ``ToolError`` with the documented exit code on failure.
+    /// The store of `bundleID` on the chosen device and the app's data container (its links resolved: the store and
+    /// every file beside it must stay inside it), as a ``ToolError`` with the documented exit code on failure.
     static func storeURL(
         bundleID: String, device: String?, appName: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> URL {
+    ) throws -> (store: URL, container: URL) {
         do {
             if let appName { try checkAppName(appName) }
             let simctl = try Simctl(environment: environment)
             let chosen = try choose(device, among: try simctl.devices())
-            let container = try simctl.dataContainer(of: bundleID, on: chosen)
+            // The container's own path is simctl's; inside it, everything belongs to the app.
+            let container = try simctl.dataContainer(of: bundleID, on: chosen).resolvingSymlinksInPath()
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue
             else { throw SimulatorError.containerMissing(container.path) }
-            return try store(in: container, bundleID: bundleID, appName: appName)
+            return (try store(in: container, bundleID: bundleID, appName: appName), container)
         } catch let error as SimulatorError {
             throw ToolError(code: error.code, description: error.description)
         }
@@ -94,6 +97,9 @@ enum SimulatorStore {
     /// The store file in `container`: `--app-name`'s, else the only one there.
     static func store(in container: URL, bundleID: String, appName: String?) throws -> URL {
         let support = StoreLocationConvention.applicationSupport(inContainer: container)
+        if let problem = FileOverrideStore.confinementProblem(of: support, in: container) {
+            throw SimulatorError.linkInContainer(problem)
+        }
         let name: String
         if let appName {
             name = appName

@@ -11,14 +11,15 @@ extension KeyList {
     /// The heading above the unregistered keys.
     static let unregisteredHeading = "── Unregistered: read by the program, scope not in its catalog "
 
-    /// For the list's title: ` · 10 read by config-demo` (and how many unregistered keys are listed).
-    static func coverageTitle(_ coverage: ProgramCoverage, unregistered: Int) -> String {
+    /// For the list's title: ` · 10 read by config-demo` (`read`: of the table's keys), and how many unregistered
+    /// keys are listed.
+    static func coverageTitle(_ coverage: ProgramCoverage, read: Int, unregistered: Int) -> String {
         guard let newest = coverage.programs.first else { return "" }
         var title = ""
         if coverage.recordsReads {
             let by = coverage.programs.count == 1 ? newest.programName : "\(coverage.programs.count) programs"
             let state = coverage.isRunning ? "" : " (\(newest.status.rawValue))"
-            title = " · \(coverage.registeredReadCount) read by \(VisibleText.escaped(by))\(state)"
+            title = " · \(read) read by \(VisibleText.escaped(by))\(state)"
         }
         if unregistered > 0 { title += " · \(unregistered) unregistered" }
         return title

@@ -38,7 +38,7 @@ extension KeyList {
     ) {
         var title = filters.isActive ? "Keys · \(keyCount) of \(data.table.keys.count)" : "Keys · \(keyCount)"
         if orphanCount > 0 { title += " · \(orphanCount) orphaned" }
-        title += Self.coverageTitle(data.coverage, unregistered: unregisteredCount)
+        title += Self.coverageTitle(data.coverage, read: data.coverageReadCount, unregistered: unregisteredCount)
         var inner = grid.box(box, title: title, style: active ? theme.focusedBorder : theme.border)
         if filters.isActive {
             drawFilterLine(&grid, filters: filters, data: data, in: inner.row(0), theme: theme)
@@ -230,11 +230,17 @@ extension KeyList {
     private func cellRects(_ rect: Rect, _ columns: Columns)
         -> (title: Rect, name: Rect, value: Rect, source: Rect, flags: Rect)
     {
-        let title = rect.columns(1..<1 + columns.title)
-        let name = rect.columns(title.maxX - rect.x + 1..<title.maxX - rect.x + 1 + columns.name)
-        let value = rect.columns(name.maxX - rect.x + 1..<name.maxX - rect.x + 1 + columns.value)
-        let source = rect.columns(value.maxX - rect.x + 1..<value.maxX - rect.x + 1 + Columns.source)
-        let flags = rect.columns(source.maxX - rect.x + 1..<rect.width)
+        // `count` columns one after `previous` (a column of its own before them), clipped to the row: on a row
+        // narrower than the columns the last ones are empty.
+        func after(_ previous: Rect?, _ count: Int) -> Rect {
+            let start = min(previous.map { $0.maxX - rect.x + 1 } ?? 1, rect.width)
+            return rect.columns(start..<max(start, start + count))
+        }
+        let title = after(nil, columns.title)
+        let name = after(title, columns.name)
+        let value = after(name, columns.value)
+        let source = after(value, Columns.source)
+        let flags = after(source, rect.width)
         return (title, name, value, source, flags)
     }
 
