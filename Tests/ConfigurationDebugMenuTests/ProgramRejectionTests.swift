@@ -29,6 +29,7 @@ struct ProgramRejectionTests {
         let input = Pipe()
         helper.standardInput = input
         helper.standardOutput = FileHandle.nullDevice
+        helper.standardError = FileHandle.nullDevice  // its trace of the commands it took
         try helper.run()
         input.fileHandleForWriting.write(Data("end\nexit\n".utf8))
         try input.fileHandleForWriting.close()

@@ -105,9 +105,12 @@ struct ServerLineTests {
                 status.snapshotProblem = "\(path): not valid JSON: expected a value at line 1, column 1"
                 return status
             }(), lastSyncClock: 100, followsSnapshot: true)
+        // Another program's snapshot is never "fresh" (the menu cannot know the program applied it), and one that
+        // does not name its writer says only what it records.
         #expect(
             renderer.render(state).line(1).contains(
-                "fresh 12 s ago · snapshot: \(path): not valid JSON: expected a value at line 1, column 1"))
+                "values from a sync 12 s ago · snapshot: \(path): not valid JSON: expected a value at line 1, "
+                    + "column 1"))
     }
 
     @Test("ticks age the status; the list keeps its rows under the extra line")

@@ -211,7 +211,7 @@ struct EtcdFaultTests {
 
 /// A `store-test-helper` process whose output goes to a file, to read while it runs.
 final class HelperProcess {
-    private let process = Process()
+    private let child: ChildProcess
     private let output: URL
     private let errorOutput: URL
 
@@ -219,17 +219,12 @@ final class HelperProcess {
         let folder = FileManager.default.temporaryDirectory
         output = folder.appendingPathComponent("helper-\(UUID().uuidString).out")
         errorOutput = folder.appendingPathComponent("helper-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorOutput.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: storeTestHelperPath())
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errorOutput)
-        try process.run()
+        child = try ChildProcess(
+            storeTestHelperPath(), arguments, standardOutput: .file(output.path), standardError: .file(errorOutput.path)
+        )
     }
 
     deinit {
-        if process.isRunning { kill() }
         try? FileManager.default.removeItem(at: output)
         try? FileManager.default.removeItem(at: errorOutput)
     }
@@ -244,14 +239,11 @@ final class HelperProcess {
     var errors: String { (try? String(contentsOf: errorOutput, encoding: .utf8)) ?? "" }
 
     /// Waits for the end; returns the exit status.
-    func wait() -> Int32 {
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    func wait() -> Int32 { child.waitUntilExit() }
 
     /// SIGKILL, and waits for it.
     func kill() {
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = child.waitUntilExit()
     }
 }

@@ -82,6 +82,8 @@ struct EtcdOverrideStoreTests {
 
         try writer.modify { $0[Fixture.FlagKey.name] = OverrideEntry(value: "Y") }
         #expect(await pollUntil(within: 10) { service.flag })
+        // Observers are told after the value is in place: on a loaded machine a moment later.
+        #expect(await pollUntil(within: 10) { seen.withLock { $0 } == [Fixture.FlagKey.name] })
         #expect(seen.withLock { $0 } == [Fixture.FlagKey.name])
         try EtcdFixture.put(Array(#"{"value": "42"}"#.utf8), at: "\(prefix)/\(Fixture.CountKey.name)", in: etcd)
         #expect(await pollUntil(within: 10) { service.count == 42 })

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,36 +9,31 @@ import Testing
 
 /// A `store-test-helper publish` process: a running program whose commands come from this test.
 final class PublishingProgram {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let lines = Locked<[String]>([])
+    let child: ChildProcess
+    private let errorOutput: URL
 
     init(store: URL, name: String, keys: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: storeTestHelperPath())
-        process.arguments = ["publish", store.path, name] + keys
-        process.standardInput = input
-        process.standardOutput = output
-        let lines = self.lines
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0.append(contentsOf: text.split(separator: "\n").map(String.init)) }
-        }
-        try process.run()
+        errorOutput = FileManager.default.temporaryDirectory.appendingPathComponent("publish-\(UUID().uuidString).err")
+        child = try ChildProcess(
+            storeTestHelperPath(), ["publish", store.path, name] + keys, standardError: .file(errorOutput.path))
     }
 
-    /// Sends one command line (nothing if the program is gone: writing to its closed input would raise SIGPIPE in
-    /// the test runner).
-    func send(_ command: String) {
-        guard process.isRunning else { return }
-        try? input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
-    }
+    deinit { try? FileManager.default.removeItem(at: errorOutput) }
+
+    /// What the program wrote to standard error: a trace of each command it took (for failure messages).
+    var trace: String { (try? String(contentsOf: errorOutput, encoding: .utf8)) ?? "" }
+
+    /// The program's process identifier.
+    var processIdentifier: Int32 { child.processIdentifier }
+
+    /// Sends one command line (nothing if the program is gone).
+    func send(_ command: String) { child.send(command) }
 
     /// Waits (polling) for the `count`-th output line starting with `prefix`; returns it.
     func line(startingWith prefix: String, count: Int = 1) async -> String? {
         var found: String?
         _ = await eventually(within: 30) {
-            let matching = lines.withLock { $0.filter { $0.hasPrefix(prefix) } }
+            let matching = child.lines.filter { $0.hasPrefix(prefix) }
             found = matching.count >= count ? matching[count - 1] : nil
             return found != nil
         }
@@ -46,34 +42,21 @@ final class PublishingProgram {
 
     /// Tells the program to exit (dropping its service, a clean exit) and waits, polling, until it has; returns
     /// whether it did in time.
-    ///
-    /// It never calls `waitUntilExit()`: Foundation on Linux learns that a child ended through a socket the child
-    /// holds, and a sibling started at the same moment may hold it too; `waitUntilExit()` would then block a thread
-    /// of the test runner until that sibling ends. A zombie has exited; Foundation reaps it later.
     @discardableResult
     func finish() async -> Bool {
         send("exit")
-        let exited = await eventually(within: 30) { hasExited }
-        output.fileHandleForReading.readabilityHandler = nil
-        try? input.fileHandleForWriting.close()
+        let exited = await child.exitCode(within: 30) != nil
+        child.closeInput()
         return exited
     }
 
-    /// Whether the program has exited: reaped, or a zombie (Foundation reaps it later).
-    var hasExited: Bool {
-        guard process.isRunning else { return true }
-        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
-        return stat.isEmpty || stat.split(separator: ")").last?.split(separator: " ").first == "Z"
-    }
+    /// Whether the program has exited.
+    var hasExited: Bool { child.hasExited }
 
     /// Kills the program with SIGKILL and waits, polling, until it is gone.
     func crash() async -> Bool {
-        kill(process.processIdentifier, SIGKILL)
-        return await eventually(within: 30) { hasExited }
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        child.signal(SIGKILL)
+        return await child.exitCode(within: 30) != nil
     }
 }
 
@@ -87,10 +70,14 @@ final class PublishingProgram {
             let programs = try keys.enumerated().map { index, keys in
                 try PublishingProgram(store: folder.storeURL(), name: "program\(index)", keys: keys)
             }
-            for program in programs { #expect(await program.line(startingWith: "published /") != nil) }
+            for program in programs {
+                #expect(await program.line(startingWith: "published /") != nil, "\(program.trace)")
+            }
             // Every program reads one more key, so all of them rewrite their reports at about the same time.
             for program in programs { program.send("read helper.c") }
-            for program in programs { #expect(await program.line(startingWith: "published /", count: 2) != nil) }
+            for program in programs {
+                #expect(await program.line(startingWith: "published /", count: 2) != nil, "\(program.trace)")
+            }
 
             let listing = ProgramReports.read(forStoreAt: folder.storeURL())
             #expect(listing.problems.isEmpty)
@@ -98,7 +85,7 @@ final class PublishingProgram {
             #expect(byName.count == 4)
             for (index, program) in programs.enumerated() {
                 let report = try #require(byName["program\(index)"])
-                #expect(report.processIdentifier == program.process.processIdentifier)
+                #expect(report.processIdentifier == program.processIdentifier)
                 #expect(report.status == .running)
                 #expect(report.reads.map(\.name) == Set(keys[index] + ["helper.c"]).sorted())
                 #expect(report.unregistered.map(\.name) == (index == 2 ? ["helper.unlisted"] : []))
@@ -108,7 +95,7 @@ final class PublishingProgram {
             }
             // At the end of its input each program returns from its main function, dropping its service: a clean
             // exit, so every report is ended, and the reader removed none.
-            for program in programs { #expect(await program.finish()) }
+            for program in programs { #expect(await program.finish(), "\(program.trace)") }
             let after = ProgramReports.read(forStoreAt: folder.storeURL())
             #expect(after.reports.count == 4)
             #expect(after.reports.allSatisfy { $0.status == .ended && $0.endedAt != nil })

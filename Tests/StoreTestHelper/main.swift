@@ -99,6 +99,11 @@ func closeInheritedPipes() {
     }
 }
 
+/// Writes `message` to standard error with the time, for a test's failure message.
+func trace(_ message: String) {
+    FileHandle.standardError.write(Data("\(Date().timeIntervalSince1970) \(message)\n".utf8))
+}
+
 /// A program that publishes its report and then follows commands from standard input.
 func publish(storePath: String, name: String, keys: [String]) {
     closeInheritedPipes()
@@ -120,7 +125,11 @@ func publish(storePath: String, name: String, keys: [String]) {
     }
     for key in keys { read(key, from: service!) }
     published()
+    trace("\(name) published its first report")
     while let line = readLine() {
+        // A trace on standard error, for a test that fails waiting for this program.
+        trace("\(name) got \"\(line)\"")
+        defer { trace("\(name) done \"\(line)\"") }
         let words = line.split(separator: " ").map(String.init)
         switch words.first {
         case "read" where words.count == 2:
