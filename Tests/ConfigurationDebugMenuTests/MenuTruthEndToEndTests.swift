@@ -49,6 +49,23 @@ struct MenuTruthEndToEndTests {
         try session.screen().split(separator: "\n").first { $0.contains(title) }.map(String.init) ?? ""
     }
 
+    /// Waits until the menu has said `text`: on its status line, or in the message log (`L`), where it stays when a
+    /// later message (the store's watch noticing the same outage, on a loaded machine) took the status line first.
+    func waitForMessage(_ text: String, on session: TmuxSession, timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try session.screen().contains(text) { return }
+            try session.press("L")
+            try await session.waitFor("Messages · ", timeout: 5)
+            let log = try session.screen()
+            try session.press("Escape")
+            try await session.waitFor("Keys · ", timeout: 5)
+            if log.contains(text) { return }
+            try await Task.sleep(for: .seconds(1))
+        }
+        Issue.record("the menu never said \"\(text)\"; the screen was:\n\(try session.screen())")
+    }
+
     /// Polls for `seconds`, failing if the screen ever says `text`.
     func expectNever(_ text: String, on session: TmuxSession, for seconds: Double) async throws {
         let deadline = Date().addingTimeInterval(seconds)
@@ -91,13 +108,14 @@ struct MenuTruthEndToEndTests {
         #expect(
             try await session.waitUntil(timeout: 3) {
                 (try? row(session, "Upload Concurrency"))?.contains("6    saving…") == true
-            }, "\(try row(session, "Upload Concurrency"))")
-        try await session.waitFor("may still arrive", timeout: 30)
+            }, "\((try? session.screen()) ?? "")")
+        try await waitForMessage("may still arrive", on: session, timeout: 60)
         #expect(try !session.screen().contains("nothing was saved"))
         // The second change is pending: sent and waiting (`saving…`), or, on a loaded machine, already past its own
         // timeout (`no answer`); either way the row shows the value asked for, marked as not saved.
         let pending = try row(session, "Upload Concurrency")
-        #expect(pending.contains("6    saving…") || pending.contains("6    no answer"), "\(pending)")
+        let screen = try session.screen()
+        #expect(pending.contains("6    saving…") || pending.contains("6    no answer"), "\(pending)\n\(screen)")
         // Quitting now would leave the changes unsaved: the menu asks.
         try session.press("q")
         try await session.waitFor("not saved yet")
