@@ -280,7 +280,9 @@ public final class EtcdTestServer: Sendable {
         pid.store(etcd, ordering: .sequentiallyConsistent)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if tls == nil ? Self.healthy(port: port) : Self.servesTLS(log: logURL, after: logStart, port: port) {
+            // Its own log must say it serves on the port: another test's etcd may answer there when both were
+            // handed the same free port (then this one fails to bind, and the test would talk to the other).
+            if Self.serves(log: logURL, after: logStart, port: port), tls != nil || Self.healthy(port: port) {
                 return
             }
             if sendSignal(etcd, 0) != 0 || Self.isZombie(etcd) { break }
@@ -336,10 +338,11 @@ public final class EtcdTestServer: Sendable {
         return nil
     }
 
-    /// Whether the log written since `offset` says etcd serves HTTPS on `port`.
-    private static func servesTLS(log: URL, after offset: Int, port: Int) -> Bool {
+    /// Whether the log written since `offset` says this etcd serves clients on `port` (`serving client requests
+    /// on 127.0.0.1:PORT` with TLS, `serving insecure client requests on …` without).
+    private static func serves(log: URL, after offset: Int, port: Int) -> Bool {
         guard let data = FileManager.default.contents(atPath: log.path), data.count > offset else { return false }
-        return String(decoding: data[offset...], as: UTF8.self).contains("serving client requests on 127.0.0.1:\(port)")
+        return String(decoding: data[offset...], as: UTF8.self).contains("client requests on 127.0.0.1:\(port)")
     }
 
     /// Whether etcd answers `GET /health` with `"health":"true"`.
