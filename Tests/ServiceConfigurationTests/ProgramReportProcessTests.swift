@@ -98,7 +98,12 @@ final class PublishingProgram {
             for program in programs { #expect(await program.finish(), "\(program.trace)") }
             let after = ProgramReports.read(forStoreAt: folder.storeURL())
             #expect(after.reports.count == 4)
-            #expect(after.reports.allSatisfy { $0.status == .ended && $0.endedAt != nil })
+            let statuses = after.reports.map {
+                "\($0.programName): \($0.status), endedAt \(String(describing: $0.endedAt))"
+            }
+            #expect(
+                after.reports.allSatisfy { $0.status == .ended && $0.endedAt != nil },
+                "\(statuses)\n\(programs.map(\.trace).joined())")
         }
 
         @Test("a program killed with SIGKILL leaves a report the reader calls stale, and keeps")

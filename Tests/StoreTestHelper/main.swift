@@ -107,9 +107,11 @@ func trace(_ message: String) {
 /// A program that publishes its report and then follows commands from standard input.
 func publish(storePath: String, name: String, keys: [String]) {
     closeInheritedPipes()
-    // A watchdog: whatever happens to the test that started it, the helper is gone within a minute.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
-        FileHandle.standardError.write(Data("store-test-helper publish: no exit after 60 s\n".utf8))
+    // A watchdog: whatever happens to the test that started it, the helper is gone within five minutes (a minute
+    // was too short: a full parallel test run on two cores took longer than that between the first command and
+    // the last, and the watchdog's exit, not a clean one, left the report not ended).
+    DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
+        trace("store-test-helper publish: no exit after 300 s")
         exit(3)
     }
     var service: LiveConfigurationService? = LiveConfigurationService(
