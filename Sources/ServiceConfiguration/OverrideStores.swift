@@ -1,4 +1,7 @@
 public import Foundation
+public import ServiceConfigurationCore
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// Picks the override store for a location a person gives: a file path (``FileOverrideStore``) or an etcd prefix
 /// (``EtcdOverrideStore``, `etcd://HOST:PORT/PREFIX`).
