@@ -11,6 +11,10 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ServiceConfiguration", targets: ["ServiceConfiguration"]),
+        .library(name: "ServiceConfigurationCore", targets: ["ServiceConfigurationCore"]),
+        .library(name: "ServiceConfigurationFileStore", targets: ["ServiceConfigurationFileStore"]),
+        .library(name: "ServiceConfigurationSync", targets: ["ServiceConfigurationSync"]),
+        .library(name: "ServiceConfigurationEtcd", targets: ["ServiceConfigurationEtcd"]),
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
         .library(name: "ConfigurationDebugMenu", targets: ["ConfigurationDebugMenu"]),
@@ -27,14 +31,38 @@ let package = Package(
         .default(enabledTraits: ["DebugOverrides"]),
     ],
     targets: [
+        // The library in layers (ARCHITECTURE.md): Core <- FileStore <- Sync <- Etcd, and the umbrella that re-exports
+        // them all. scripts/check-imports holds each target to what it may import.
+        .target(name: "ServiceConfigurationCore", swiftSettings: swiftSettings),
+        .target(
+            name: "ServiceConfigurationFileStore",
+            dependencies: ["ServiceConfigurationCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ServiceConfigurationSync",
+            dependencies: [
+                "ServiceConfigurationCore", "ServiceConfigurationFileStore",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ServiceConfigurationEtcd",
+            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationFileStore", "ServiceConfigurationSync"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ServiceConfiguration",
-            dependencies: [.target(name: "CCurl", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "ServiceConfigurationCore", "ServiceConfigurationFileStore", "ServiceConfigurationSync",
+                "ServiceConfigurationEtcd",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ServiceConfigurationTesting",
-            dependencies: ["ServiceConfiguration"],
+            dependencies: ["ServiceConfigurationCore"],
             swiftSettings: swiftSettings
         ),
         // ncursesw from the system (Debian: libncurses-dev). No `pkgConfig:` on purpose: SwiftPM would drop the
@@ -48,7 +76,7 @@ let package = Package(
             dependencies: ["ServiceConfiguration", "CNcursesw"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "DemoConfiguration", dependencies: ["ServiceConfiguration"], swiftSettings: swiftSettings),
+        .target(name: "DemoConfiguration", dependencies: ["ServiceConfigurationCore"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "config-menu",
             dependencies: ["ConfigurationDebugMenu", "DemoConfiguration", "ServiceConfiguration"],

@@ -1,4 +1,4 @@
-public import ServiceConfiguration
+public import ServiceConfigurationCore
 
 extension ConfigurationScopes {
     /// Demo scope: Networking and diagnostics.

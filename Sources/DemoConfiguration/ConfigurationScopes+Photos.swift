@@ -1,4 +1,4 @@
-public import ServiceConfiguration
+public import ServiceConfigurationCore
 
 extension ConfigurationScopes {
     /// Demo scope: Photo capture, upload and transfer quality.

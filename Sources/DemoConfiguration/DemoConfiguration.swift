@@ -1,4 +1,4 @@
-public import ServiceConfiguration
+public import ServiceConfigurationCore
 
 /// The built-in demo catalog: ten scopes of a messaging app, 55 keys covering every control type, two A/B keys,
 /// JSON keys and a custom string value, plus a server snapshot with two deliberately invalid values.

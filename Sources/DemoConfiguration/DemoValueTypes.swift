@@ -1,4 +1,4 @@
-public import ServiceConfiguration
+public import ServiceConfigurationCore
 
 /// Upload limits, carried as JSON.
 public struct UploadPolicy: Codable, Hashable, Sendable, ConfigurationValueJSONRepresentable {

@@ -1,4 +1,4 @@
-public import ServiceConfiguration
+public import ServiceConfigurationCore
 
 /// How large an image may be and how strongly it is compressed when sent: a custom string value.
 ///

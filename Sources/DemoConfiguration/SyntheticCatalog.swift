@@ -1,4 +1,4 @@
-public import ServiceConfiguration
+public import ServiceConfigurationCore
 
 extension DemoConfiguration {
     /// The demo programs' store name: their overrides live in `~/.local/state/service-configuration-demo/`.

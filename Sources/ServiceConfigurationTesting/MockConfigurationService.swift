@@ -1,4 +1,4 @@
-public import ServiceConfiguration
+public import ServiceConfigurationCore
 
 /// A `ConfigurationService` for tests that behaves exactly like production, plus setters.
 ///

@@ -93,7 +93,7 @@ enum ServerOptions {
         guard invocation.options["--server-values"] == nil else { return nil }
         let follower = ServerSnapshotFollower(
             snapshotURL: try snapshotURL(invocation), service: service, confinedTo: invocation.confinement,
-            environment: try ToolContext.etcdEnvironment(invocation))
+            environment: try ToolContext.etcdEnvironment(invocation), sources: ServerValuesSources.source)
         follower.startWatching()
         return follower
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceConfiguration
+@testable import ServiceConfigurationFileStore
 
 @Suite("Expiry in the store file: format version 1 keeps its readers")
 struct ExpiryFormatTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceConfiguration
+@testable import ServiceConfigurationSync
 
 /// Key names that look alike: one name written two ways is one key, and a document naming it twice is refused
 /// with both spellings shown, so nothing is silently kept or dropped.

@@ -139,7 +139,7 @@ struct ReadCoverageTests {
         #expect(key.scopeTypeName == "ConfigurationScopes.Unlisted")
         #expect(
             key.keyTypeName
-                == "(extension in ServiceConfigurationTests):ServiceConfiguration.ConfigurationScopes.Unlisted.LimitKey"
+                == "(extension in ServiceConfigurationTests):ServiceConfigurationCore.ConfigurationScopes.Unlisted.LimitKey"
         )
         #expect(key.moduleName == "ServiceConfigurationTests")
         #expect(key.firstRead >= before)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ServiceConfiguration
+@testable import ServiceConfigurationFileStore
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import SharedTestSupport
 import Testing
 
 @testable import ServiceConfiguration
+@testable import ServiceConfigurationCore
 
 @Suite("VisibleText: nothing a value holds reaches the terminal raw")
 struct VisibleTextTests {

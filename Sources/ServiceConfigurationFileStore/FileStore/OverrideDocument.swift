@@ -1,0 +1,366 @@
+import Foundation
+package import ServiceConfigurationCore
+
+/// The override file's contents, kept sorted and pre-encoded so a save re-encodes only what changed.
+///
+/// Format (version 1), one override per line so files diff well and can be hand-edited as QA scenarios:
+///
+/// ```json
+/// {
+///   "format": "service-configuration-overrides",
+///   "version": 1,
+///   "overrides": {
+///     "function.album.like.enabled": {"note": "scenario 12", "serverValueWhenSet": "N", "setAt": "2026-11-29T14:05:00.000Z", "value": "Y"}
+///   }
+/// }
+/// ```
+///
+/// Entries may carry an expiry (``OverrideEntry/expiry``) as three optional fields, `"expiresAt": "2026-11-29T16:05:00.000Z"`,
+/// `"untilServerChanges": true` and `"untilVersion": "14.2"`; they were added in version 1, written only when set,
+/// and builds that predate them keep them as preserved fields (and so ignore the rule, but write it back unchanged).
+///
+/// What this build does not understand is kept, so the format can grow without a new version: unknown top-level
+/// members (written back after `version`, in their order), unknown entry fields (see
+/// ``OverrideEntry/preservedFields``), and whole entries that cannot be used (quarantined: kept as found, reported,
+/// not applied). Only a file that is not a JSON object of this format is refused whole.
+package struct OverrideDocument: Sendable, Equatable {
+    static let formatName = "service-configuration-overrides"
+    static let version = 1
+
+    /// One override: its key, its entry (or, for a quarantined entry, the JSON text found in the file), and its
+    /// encoded line (indented, without a trailing comma; empty until the first save needs it, so reading a file
+    /// encodes nothing).
+    package struct Line: Sendable, Equatable {
+        package var key: String
+        /// The usable entry; `nil` for a quarantined one.
+        var entry: OverrideEntry?
+        /// A quarantined entry's JSON text, exactly as found; empty for a usable entry.
+        var quarantined: [UInt8] = []
+        var bytes: [UInt8] = []
+
+        package init(key: String, entry: OverrideEntry) {
+            self.key = key
+            self.entry = entry
+        }
+
+        package init(key: String, quarantined: [UInt8]) {
+            self.key = key
+            self.quarantined = quarantined
+        }
+
+        package static func == (lhs: Line, rhs: Line) -> Bool {
+            lhs.key == rhs.key && lhs.entry == rhs.entry && lhs.quarantined == rhs.quarantined
+        }
+    }
+
+    /// A top-level member this build does not know, kept with its JSON text.
+    package struct Member: Sendable, Equatable {
+        var name: String
+        var json: [UInt8]
+    }
+
+    /// The lines in UTF-8 byte order of their keys (the order they are written in), in chunks of at most
+    /// `2 * chunkSize`. Chunks keep a change cheap: a copy-on-write copies one chunk and the short list of chunks,
+    /// not every entry, and a save re-encodes only the line that changed.
+    private var chunks: [[Line]] = []
+    /// The number of lines, quarantined ones included.
+    private(set) var count = 0
+    static let chunkSize = 64
+    /// Top-level members this build does not know, in file order.
+    var unknownMembers: [Member] = []
+    /// The problems found in the entries when the file was read, sorted by key; a key's problems go when its line
+    /// is replaced or removed.
+    private(set) var problems: [OverrideStoreProblem] = []
+
+    init() {}
+
+    init(entries: [String: OverrideEntry]) {
+        let sorted = entries.sorted { Self.precedes($0.key, $1.key) }
+        self.init(sortedLines: sorted.map { Line(key: $0.key, entry: $0.value) })
+    }
+
+    /// A document from lines already cut into sorted chunks of at most `2 * chunkSize` lines each.
+    init(sortedChunks: [[Line]], count: Int, unknownMembers: [Member], problems: [OverrideStoreProblem]) {
+        chunks = sortedChunks
+        self.count = count
+        self.unknownMembers = unknownMembers
+        self.problems = problems
+    }
+
+    package init(sortedLines lines: [Line], unknownMembers: [Member] = [], problems: [OverrideStoreProblem] = []) {
+        self.unknownMembers = unknownMembers
+        self.problems = problems
+        count = lines.count
+        chunks = stride(from: 0, to: lines.count, by: Self.chunkSize).map {
+            Array(lines[$0..<min($0 + Self.chunkSize, lines.count)])
+        }
+    }
+
+    package static func == (lhs: OverrideDocument, rhs: OverrideDocument) -> Bool {
+        lhs.count == rhs.count && lhs.unknownMembers == rhs.unknownMembers
+            && lhs.chunks.joined().elementsEqual(rhs.chunks.joined())
+    }
+
+    /// Whether the document has no lines (quarantined ones count).
+    var isEmpty: Bool { count == 0 }
+
+    /// Every usable entry, as a dictionary (built on each call).
+    var entries: [String: OverrideEntry] {
+        var result: [String: OverrideEntry] = [:]
+        result.reserveCapacity(count)
+        for line in chunks.joined() {
+            if let entry = line.entry { result[line.key] = entry }
+        }
+        return result
+    }
+
+    /// The quarantined entries' problems (those not applied), sorted by key.
+    var quarantinedProblems: [OverrideStoreProblem] { problems.filter { !$0.isApplied } }
+
+    /// Removes every line (quarantined ones included); unknown top-level members stay.
+    mutating func removeAllLines() {
+        chunks = []
+        count = 0
+        problems = []
+    }
+
+    /// The line of `key`, usable or quarantined.
+    func line(forKey key: String) -> Line? {
+        let (chunk, index, found) = position(of: key)
+        return found ? chunks[chunk][index] : nil
+    }
+
+    /// The keys whose entries differ between `self` and `other`, found by walking both in key order.
+    func changedKeys(comparedTo other: OverrideDocument) -> Set<String> {
+        var changed: Set<String> = []
+        var left = (chunk: 0, line: 0)
+        var right = (chunk: 0, line: 0)
+        func advance(_ position: inout (chunk: Int, line: Int), in document: OverrideDocument) {
+            position.line += 1
+            if position.line == document.chunks[position.chunk].count { position = (position.chunk + 1, 0) }
+        }
+        while left.chunk < chunks.count || right.chunk < other.chunks.count {
+            guard left.chunk < chunks.count else {
+                changed.insert(other.chunks[right.chunk][right.line].key)
+                advance(&right, in: other)
+                continue
+            }
+            guard right.chunk < other.chunks.count else {
+                changed.insert(chunks[left.chunk][left.line].key)
+                advance(&left, in: self)
+                continue
+            }
+            let leftKey = chunks[left.chunk][left.line].key
+            let rightKey = other.chunks[right.chunk][right.line].key
+            if leftKey == rightKey {
+                if chunks[left.chunk][left.line] != other.chunks[right.chunk][right.line] {
+                    changed.insert(leftKey)
+                }
+                advance(&left, in: self)
+                advance(&right, in: other)
+            } else if Self.precedes(leftKey, rightKey) {
+                changed.insert(leftKey)
+                advance(&left, in: self)
+            } else {
+                changed.insert(rightKey)
+                advance(&right, in: other)
+            }
+        }
+        return changed
+    }
+
+    /// The usable entry of `key`; setting replaces the key's line (quarantined or not), `nil` removes it.
+    subscript(key: String) -> OverrideEntry? {
+        get {
+            let (chunk, index, found) = position(of: key)
+            return found ? chunks[chunk][index].entry : nil
+        }
+        set {
+            if !problems.isEmpty { problems.removeAll { $0.key == key } }
+            let (chunk, index, found) = position(of: key)
+            guard let newValue else {
+                guard found else { return }
+                chunks[chunk].remove(at: index)
+                if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
+                count -= 1
+                return
+            }
+            // The file keeps times to the millisecond: keep the same here, so what was saved equals what is read
+            // back (a reload of this process's own save then announces no change).
+            var entry = newValue
+            entry.setAt = entry.setAt.map(Timestamp.truncatedToMilliseconds)
+            let line = Line(key: key, entry: entry)
+            if found {
+                chunks[chunk][index] = line
+                return
+            }
+            count += 1
+            guard !chunks.isEmpty else {
+                chunks = [[line]]
+                return
+            }
+            chunks[chunk].insert(line, at: index)
+            if chunks[chunk].count > 2 * Self.chunkSize {
+                let upper = Array(chunks[chunk][Self.chunkSize...])
+                chunks[chunk].removeSubrange(Self.chunkSize...)
+                chunks.insert(upper, at: chunk + 1)
+            }
+        }
+    }
+
+    /// UTF-8 byte order: the order keys are written in (``KeyNameOrder``).
+    package static func precedes(_ lhs: String, _ rhs: String) -> Bool { KeyNameOrder.precedes(lhs, rhs) }
+
+    /// Where `key` is, or where it would be inserted.
+    private func position(of key: String) -> (chunk: Int, index: Int, found: Bool) {
+        guard !chunks.isEmpty else { return (0, 0, false) }
+        // The first chunk whose last key is not before `key`; past the end means "append to the last chunk".
+        var low = 0
+        var high = chunks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.precedes(chunks[middle][chunks[middle].count - 1].key, key) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        let chunk = min(low, chunks.count - 1)
+        let lines = chunks[chunk]
+        var first = 0
+        var last = lines.count
+        while first < last {
+            let middle = (first + last) / 2
+            if Self.precedes(lines[middle].key, key) {
+                first = middle + 1
+            } else {
+                last = middle
+            }
+        }
+        return (chunk, first, first < lines.count && lines[first].key == key)
+    }
+
+    // MARK: Encoding
+
+    /// The whole file, keeping the encoded lines for the next call.
+    mutating func encodedBytes() -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(into: &buffer)
+        return buffer
+    }
+
+    /// The whole file, byte for byte deterministic.
+    func encoded() -> [UInt8] {
+        var copy = self
+        var buffer: [UInt8] = []
+        copy.encode(into: &buffer)
+        return buffer
+    }
+
+    /// Writes the whole file into `buffer`, reusing its capacity (a save of a large store then touches no fresh
+    /// memory pages). Lines not encoded yet are encoded and kept, so the next save re-encodes nothing.
+    mutating func encode(into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(
+            contentsOf: Array("{\n  \"format\": \"\(Self.formatName)\",\n  \"version\": \(Self.version),\n".utf8))
+        for member in unknownMembers {
+            buffer.append(contentsOf: [0x20, 0x20])
+            JSONWriter.appendString(member.name, to: &buffer)
+            buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+            buffer.append(contentsOf: member.json)
+            buffer.append(contentsOf: [UInt8(ascii: ","), 0x0A])
+        }
+        if chunks.isEmpty {
+            buffer.append(contentsOf: Array("  \"overrides\": {}\n}\n".utf8))
+            return
+        }
+        buffer.append(contentsOf: Array("  \"overrides\": {\n".utf8))
+        // Index-based loops read each line's bytes in place; iterating copies of the lines would retain and release
+        // every string of every entry, which costs more than the copying itself at 10,000 entries.
+        var first = true
+        for chunk in chunks.indices {
+            for line in chunks[chunk].indices {
+                if !first {
+                    buffer.append(UInt8(ascii: ","))
+                    buffer.append(0x0A)
+                }
+                first = false
+                if chunks[chunk][line].bytes.isEmpty {
+                    chunks[chunk][line].bytes = Self.encode(chunks[chunk][line])
+                }
+                chunks[chunk][line].bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+            }
+        }
+        buffer.append(contentsOf: Array("\n  }\n}\n".utf8))
+    }
+
+    /// One line, indented, without the separating comma and newline: fields in UTF-8 byte order of their names,
+    /// preserved fields among them.
+    private static func encode(_ line: Line) -> [UInt8] {
+        var buffer: [UInt8] = [0x20, 0x20, 0x20, 0x20]
+        JSONWriter.appendString(line.key, to: &buffer)
+        buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+        guard let entry = line.entry else {
+            buffer.append(contentsOf: line.quarantined)
+            return buffer
+        }
+        appendEntry(entry, to: &buffer)
+        return buffer
+    }
+
+    /// One entry as a JSON object on one line, as the store writes it: `{"note": "…", "setAt": "…", "value": "Y"}`.
+    /// The journal writes entries the same way, so an undo puts back exactly what was stored.
+    static func appendEntry(_ entry: OverrideEntry, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "{"))
+        var fields: [(name: String, json: [UInt8])] = []
+        func string(_ text: String) -> [UInt8] {
+            var bytes: [UInt8] = []
+            JSONWriter.appendString(text, to: &bytes)
+            return bytes
+        }
+        // In UTF-8 order of the names; the expiry fields are written only when set, so an entry without expiry is
+        // byte for byte what builds before expiry wrote.
+        if let expiresAt = entry.expiry.expiresAt { fields.append(("expiresAt", string(Timestamp.format(expiresAt)))) }
+        if let note = entry.note { fields.append(("note", string(note))) }
+        if let server = entry.serverValueWhenSet { fields.append(("serverValueWhenSet", string(server))) }
+        if let setAt = entry.setAt { fields.append(("setAt", string(Timestamp.format(setAt)))) }
+        if entry.expiry.untilServerChanges { fields.append(("untilServerChanges", Array("true".utf8))) }
+        if let version = entry.expiry.untilVersion { fields.append(("untilVersion", string(version.description))) }
+        fields.append(("value", string(entry.value)))
+        if !entry.preservedFields.isEmpty {
+            for (name, json) in entry.preservedFields where !fields.contains(where: { $0.name == name }) {
+                fields.append((name, Array(json.utf8)))
+            }
+            fields.sort { precedes($0.name, $1.name) }
+        }
+        for (offset, field) in fields.enumerated() {
+            if offset > 0 { buffer.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
+            JSONWriter.appendString(field.name, to: &buffer)
+            buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+            buffer.append(contentsOf: field.json)
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// Why a file's contents were refused.
+    struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+        var description: String
+        /// The file is in a newer version of the format: no writer of this build may replace it.
+        var isNewerFormat = false
+        init(_ description: String, isNewerFormat: Bool = false) {
+            self.description = description
+            self.isNewerFormat = isNewerFormat
+        }
+    }
+}
+
+extension OverrideDocument {
+    /// One entry's JSON object exactly as a line of the file holds it (`{"setAt": "...", "value": "Y"}`): what a
+    /// store keeping one record per override (``EtcdOverrideStore``) writes, so both stores share one entry format.
+    package static func encodedEntry(_ entry: OverrideEntry) -> [UInt8] {
+        var entry = entry
+        entry.setAt = entry.setAt.map(Timestamp.truncatedToMilliseconds)
+        // The line of the empty key is `    "": {...}`: the object starts after those 8 bytes.
+        return Array(encode(Line(key: "", entry: entry)).dropFirst(8))
+    }
+}

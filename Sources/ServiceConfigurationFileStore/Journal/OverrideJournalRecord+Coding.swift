@@ -1,0 +1,236 @@
+import Foundation
+import ServiceConfigurationCore
+
+extension OverrideJournalRecord {
+    /// The journal's line format version; lines of a newer version are skipped (and counted) by this build.
+    static let lineVersion = 1
+
+    /// The record as one journal line (with its trailing newline), at most ``OverrideJournal/maximumRecordSize``
+    /// bytes: a record too large keeps its keys without their entries (it can then not be undone), and if even that
+    /// is too large, as many keys as fit (the rest counted in ``omittedKeys``).
+    ///
+    /// `{"v": 1, "id": "…", "time": "…", "origin": {"kind": "cli", "name": "config-menu", "pid": 4411},
+    /// "action": "set", "changes": [{"key": "…", "old": {…} | null, "new": {…} | null}]}`, plus `detail`, `undoes`,
+    /// `omittedKeys` and `entriesOmitted` when they are set. Entries are written as the store writes them.
+    func encodedLine(limit: Int = OverrideJournal.maximumRecordSize) -> [UInt8] {
+        var line = encoded(entries: !entriesOmitted, keys: changes.count)
+        if line.count <= limit { return line }
+        line = encoded(entries: false, keys: changes.count)
+        if line.count <= limit { return line }
+        // Keys only, as many as fit: find the largest prefix by halving.
+        var low = 0
+        var high = changes.count
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if encoded(entries: false, keys: middle).count <= limit { low = middle } else { high = middle - 1 }
+        }
+        return encoded(entries: false, keys: low)
+    }
+
+    private func encoded(entries: Bool, keys: Int) -> [UInt8] {
+        var buffer: [UInt8] = []
+        func member(_ name: String, first: Bool = false) {
+            if !first { buffer.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
+            JSONWriter.appendString(name, to: &buffer)
+            buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
+        }
+        buffer.append(UInt8(ascii: "{"))
+        member("v", first: true)
+        buffer.append(contentsOf: Array(String(Self.lineVersion).utf8))
+        member("id")
+        JSONWriter.appendString(id, to: &buffer)
+        member("time")
+        JSONWriter.appendString(Timestamp.format(time), to: &buffer)
+        member("origin")
+        JSONWriter.append(
+            .object([
+                ("kind", .string(origin.kind.rawValue)), ("name", .string(origin.name)),
+                ("pid", origin.pid.map { .number(String($0)) } ?? .null),
+            ]), to: &buffer)
+        member("action")
+        JSONWriter.appendString(reason.action.rawValue, to: &buffer)
+        if let detail = reason.detail {
+            member("detail")
+            JSONWriter.appendString(detail, to: &buffer)
+        }
+        if let undoes = reason.undoes {
+            member("undoes")
+            JSONWriter.appendString(undoes, to: &buffer)
+        }
+        member("changes")
+        buffer.append(UInt8(ascii: "["))
+        for (offset, change) in changes.prefix(keys).enumerated() {
+            if offset > 0 { buffer.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
+            buffer.append(UInt8(ascii: "{"))
+            member("key", first: true)
+            JSONWriter.appendString(change.key, to: &buffer)
+            if entries {
+                for (name, entry) in [("old", change.old), ("new", change.new)] {
+                    member(name)
+                    if let entry {
+                        OverrideDocument.appendEntry(entry, to: &buffer)
+                    } else {
+                        buffer.append(contentsOf: Array("null".utf8))
+                    }
+                }
+            }
+            buffer.append(UInt8(ascii: "}"))
+        }
+        buffer.append(UInt8(ascii: "]"))
+        let omitted = omittedKeys + changes.count - min(keys, changes.count)
+        if omitted > 0 {
+            member("omittedKeys")
+            buffer.append(contentsOf: Array(String(omitted).utf8))
+        }
+        if !entries {
+            member("entriesOmitted")
+            buffer.append(contentsOf: Array("true".utf8))
+        }
+        buffer.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+        return buffer
+    }
+
+    /// Why a journal line was not read.
+    enum LineError: Error {
+        case newerVersion
+        case malformed(String)
+    }
+
+    /// Reads one journal line (without its newline).
+    init(line: UnsafeBufferPointer<UInt8>) throws(LineError) {
+        do {
+            var cursor = JSONCursor(line)
+            self = try Self.parse(&cursor)
+            cursor.skipWhitespace()
+            guard cursor.atEnd else { throw LineError.malformed("unexpected content after the record") }
+        } catch let error as LineError {
+            throw error
+        } catch {
+            throw .malformed("\(error)")
+        }
+    }
+
+    private static func parse(_ cursor: inout JSONCursor) throws -> OverrideJournalRecord {
+        cursor.skipWhitespace()
+        try cursor.expect(UInt8(ascii: "{"), "expected an object")
+        try cursor.enter()
+        var version: Int?
+        var id: String?
+        var time: Date?
+        var origin: OverrideChangeOrigin?
+        var action: OverrideChangeReason.Action?
+        var detail: String?
+        var undoes: String?
+        var changes: [Change]?
+        var omittedKeys = 0
+        var entriesOmitted = false
+        if !cursor.consume(UInt8(ascii: "}")) {
+            repeat {
+                cursor.skipWhitespace()
+                guard cursor.next == UInt8(ascii: "\"") else { throw cursor.memberNameError() }
+                let name = try cursor.parseString()
+                try cursor.expect(UInt8(ascii: ":"), "expected ':'")
+                cursor.skipWhitespace()
+                switch name {
+                case "v":
+                    guard case .number(let literal) = try cursor.parseValue(), let number = Int(literal) else {
+                        throw LineError.malformed("\"v\" must be a whole number")
+                    }
+                    version = number
+                    if number > lineVersion { throw LineError.newerVersion }
+                case "id": id = try string(&cursor)
+                case "time": time = Timestamp.parse(try string(&cursor))
+                case "origin": origin = try parseOrigin(try cursor.parseValue())
+                case "action":
+                    action = OverrideChangeReason.Action(rawValue: try string(&cursor)) ?? .change
+                case "detail": detail = try string(&cursor)
+                case "undoes": undoes = try string(&cursor)
+                case "changes": changes = try parseChanges(&cursor)
+                case "omittedKeys":
+                    guard case .number(let literal) = try cursor.parseValue(), let count = Int(literal), count >= 0
+                    else { throw LineError.malformed("\"omittedKeys\" must be a whole number") }
+                    omittedKeys = count
+                case "entriesOmitted":
+                    guard case .bool(let flag) = try cursor.parseValue() else {
+                        throw LineError.malformed("\"entriesOmitted\" must be true or false")
+                    }
+                    entriesOmitted = flag
+                default:
+                    _ = try cursor.skipValue()
+                }
+            } while try cursor.separator(close: UInt8(ascii: "}"))
+        }
+        cursor.leave()
+        guard version != nil, let id, let time, let origin, let action, let changes else {
+            throw LineError.malformed("a record needs v, id, time, origin, action and changes")
+        }
+        return OverrideJournalRecord(
+            id: id, time: time, origin: origin, reason: OverrideChangeReason(action, detail: detail, undoes: undoes),
+            changes: changes, omittedKeys: omittedKeys, entriesOmitted: entriesOmitted)
+    }
+
+    private static func string(_ cursor: inout JSONCursor) throws -> String {
+        guard cursor.next == UInt8(ascii: "\"") else { throw LineError.malformed("expected a string") }
+        return try cursor.parseString()
+    }
+
+    private static func parseOrigin(_ value: JSONValue) throws -> OverrideChangeOrigin {
+        guard case .object(let members) = value else { throw LineError.malformed("\"origin\" must be an object") }
+        var kind: OverrideChangeOrigin.Kind?
+        var name = ""
+        var pid: Int32?
+        for (key, member) in members {
+            switch (key, member) {
+            case ("kind", .string(let text)): kind = OverrideChangeOrigin.Kind(rawValue: text)
+            case ("name", .string(let text)): name = text
+            case ("pid", .number(let literal)): pid = Int32(literal)
+            default: break
+            }
+        }
+        guard let kind else { throw LineError.malformed("\"origin\" needs a known kind") }
+        return OverrideChangeOrigin(kind: kind, name: name, pid: pid)
+    }
+
+    private static func parseChanges(_ cursor: inout JSONCursor) throws -> [Change] {
+        try cursor.expect(UInt8(ascii: "["), "\"changes\" must be an array")
+        try cursor.enter()
+        defer { cursor.leave() }
+        var changes: [Change] = []
+        if cursor.consume(UInt8(ascii: "]")) { return changes }
+        repeat {
+            cursor.skipWhitespace()
+            try cursor.expect(UInt8(ascii: "{"), "a change must be an object")
+            try cursor.enter()
+            var key: String?
+            var old: OverrideEntry?
+            var new: OverrideEntry?
+            repeat {
+                cursor.skipWhitespace()
+                guard cursor.next == UInt8(ascii: "\"") else { throw cursor.memberNameError() }
+                let name = try cursor.parseString()
+                try cursor.expect(UInt8(ascii: ":"), "expected ':'")
+                cursor.skipWhitespace()
+                switch name {
+                case "key": key = try string(&cursor)
+                case "old", "new":
+                    var entry: OverrideEntry?
+                    if cursor.next == UInt8(ascii: "{") {
+                        entry = try OverrideDocument.parseEntry(&cursor, key: key ?? "")
+                        guard entry != nil else { throw LineError.malformed("an entry cannot be read") }
+                    } else {
+                        guard case .null = try cursor.parseValue() else {
+                            throw LineError.malformed("an entry must be an object or null")
+                        }
+                    }
+                    if name == "old" { old = entry } else { new = entry }
+                default:
+                    _ = try cursor.skipValue()
+                }
+            } while try cursor.separator(close: UInt8(ascii: "}"))
+            cursor.leave()
+            guard let key else { throw LineError.malformed("a change needs a key") }
+            changes.append(Change(key: key, old: old, new: new))
+        } while try cursor.separator(close: UInt8(ascii: "]"))
+        return changes
+    }
+}

@@ -1,0 +1,135 @@
+package import Foundation
+package import ServiceConfigurationCore
+
+/// What one running program published about its configuration: which keys it read and when, keys it read that are
+/// missing from its catalog, and overrides its own `decode` rejects.
+///
+/// A ``LiveConfigurationService`` with an override store writes one report file per service into
+/// `<store folder>/programs/` (see ``ProgramReports``); the debug menu and `config-menu` read them. The file format
+/// (JSON, written atomically, mode 0600):
+///
+/// ```json
+/// {
+///   "format": "service-configuration-program-report",
+///   "version": 1,
+///   "program": "MyApp",
+///   "pid": 4242,
+///   "processStart": "6c1c…/123456",
+///   "store": "/home/qa/.local/state/myapp/overrides.json",
+///   "startedAt": "2026-11-29T14:05:00.123Z",
+///   "writtenAt": "2026-11-29T14:05:03.456Z",
+///   "endedAt": "2026-11-29T14:07:00.000Z",
+///   "recordsReads": true,
+///   "generation": 3,
+///   "reads": {
+///     "function.album.like.enabled": {
+///       "firstRead": "2026-11-29T14:05:00.200Z",
+///       "currentValueFirstRead": "2026-11-29T14:05:00.200Z"
+///     }
+///   },
+///   "unregistered": [
+///     { "name": "checkout.max_items", "scopeType": "ConfigurationScopes.Checkout",
+///       "keyType": "App.ConfigurationScopes.Checkout.MaxItemsKey", "firstRead": "2026-11-29T14:05:01.000Z" }
+///   ],
+///   "rejectedOverrides": [
+///     { "name": "payments.limit", "value": "20 EUR", "reason": "expected an amount like \"20.00 EUR\"" }
+///   ]
+/// }
+/// ```
+///
+/// The report is written whole from time to time (`generation` counts those writes); between them a running program
+/// appends the reads that changed to `<report>.reads` (see `ProgramReportLog`), whose lines readers apply over the
+/// report of the same generation. A reader of the report file alone sees a valid report, as of its last whole write
+/// (at most a minute old while the program runs, complete once it ended).
+///
+/// `endedAt` is present once the program ended its report (``LiveConfigurationService/endProgramReport()`` or the
+/// service's deinit); `currentValueFirstRead` is absent when the key changed after its last read; `processStart`
+/// is absent where the system cannot say when a process started. Readers ignore fields they do not know, so new
+/// fields can be added without a new version; `version` changes only when a reader of the old version would
+/// misread the file, and readers refuse versions they do not know.
+package struct ProgramReport: Sendable, Hashable {
+    /// Whether the program that wrote a report still runs.
+    package enum Status: String, Sendable, Hashable {
+        /// The process runs and has not ended its report.
+        case running
+        /// The program ended its report cleanly (the service went away, or it called `endProgramReport()`).
+        case ended
+        /// The process is gone without ending its report: it crashed, was killed, or exited without ending it.
+        case stale
+    }
+
+    /// The format's name, in the file's `format` field.
+    package static let formatName = "service-configuration-program-report"
+    /// The newest version this build reads and the one it writes.
+    package static let version = 1
+
+    /// The program's name (by default its process name).
+    package var programName: String
+    /// The writer's process identifier.
+    package var processIdentifier: Int32
+    /// When the writer's process started, as the system identifies it (see ``status``); `nil` where unknown.
+    package var processStart: String?
+    /// The path of the override store the program uses.
+    package var storePath: String?
+    /// When the program's service was created.
+    package var startedAt: Date
+    /// When this version of the report was written.
+    package var writtenAt: Date
+    /// When the program ended its report; `nil` while it runs (or if it died).
+    package var endedAt: Date?
+    /// Whether the program records reads; when it does not, ``reads`` is empty.
+    package var recordsReads: Bool
+    /// The keys the program read, sorted by name.
+    package var reads: [ConfigurationReadCoverage.Read]
+    /// The keys the program read that are missing from its catalog, sorted by name.
+    package var unregistered: [UnregisteredConfigurationKey]
+    /// The overrides the program's own `decode` refuses, sorted by key name.
+    package var rejectedOverrides: [ConfigurationRejectedOverride]
+    /// Which reads log continues the report (see ``ProgramReports``): a log whose header names another generation
+    /// is not this report's; 0 for a report without one.
+    package var generation = 0
+    /// Set by ``ProgramReports``: whether the writer still runs, judged when the file was read.
+    package var status: Status
+    /// Set by ``ProgramReports``: the file the report was read from.
+    package var fileURL: URL?
+
+    package init(
+        programName: String,
+        processIdentifier: Int32,
+        processStart: String?,
+        storePath: String?,
+        startedAt: Date,
+        writtenAt: Date,
+        endedAt: Date?,
+        recordsReads: Bool,
+        reads: [ConfigurationReadCoverage.Read],
+        unregistered: [UnregisteredConfigurationKey],
+        rejectedOverrides: [ConfigurationRejectedOverride],
+        status: Status = .running,
+        fileURL: URL? = nil
+    ) {
+        self.programName = programName
+        self.processIdentifier = processIdentifier
+        self.processStart = processStart
+        self.storePath = storePath
+        self.startedAt = startedAt
+        self.writtenAt = writtenAt
+        self.endedAt = endedAt
+        self.recordsReads = recordsReads
+        self.reads = reads
+        self.unregistered = unregistered
+        self.rejectedOverrides = rejectedOverrides
+        self.status = status
+        self.fileURL = fileURL
+    }
+
+    /// The read of the key named `name`, or `nil` when the program has not read it.
+    package func read(named name: String) -> ConfigurationReadCoverage.Read? {
+        ConfigurationReadCoverage(reads: reads, unregistered: [], isRecording: recordsReads).read(named: name)
+    }
+
+    /// For example `MyApp (pid 4242, running)`.
+    package var label: String {
+        "\(VisibleText.escaped(programName)) (pid \(processIdentifier), \(status.rawValue))"
+    }
+}

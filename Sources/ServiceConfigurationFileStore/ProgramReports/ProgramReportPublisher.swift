@@ -1,0 +1,253 @@
+import Foundation
+import ServiceConfigurationCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Publishes one service's ``ProgramReport`` beside its override store, at most once per interval.
+///
+/// Publishing starts with the program's first typed read (a tool that only uses the string-level API, like
+/// `config-menu`, never publishes). After that, every recorded read and every change of the layers marks the
+/// report out of date; the first mark after a write schedules the next write on a private queue, no sooner than
+/// `interval` after the previous one, so a burst of reads costs one write. ``end()`` writes the final report with
+/// `endedAt` synchronously; nothing is written after it.
+///
+/// A scheduled write appends only the reads that changed to the report's reads log (``ProgramReportLog``) instead
+/// of rewriting the whole report: a program that read 100,000 keys wrote 14 MB a second. The report is written whole
+/// (and the log started again) first, at the end, on ``publishNow()``, when the unregistered keys or the rejected
+/// overrides change, when the log has grown past a quarter of the report (or 256 KiB), when it is a minute old (so a
+/// reader of the report alone is never more than a minute behind), and whenever appending fails.
+final class ProgramReportPublisher: Sendable {
+    /// The report file.
+    let fileURL: URL
+    private let folder: URL
+    private let engine: ConfigurationEngine
+    private let programName: String
+    private let storePath: String
+    private let processStart: String?
+    private let startedAt = Date()
+    private let interval: Duration
+    private let keptFinishedReports: Int
+    private let onWarning: (@Sendable (ConfigurationWarning) -> Void)?
+    private let queue = DispatchQueue(label: "ServiceConfiguration.ProgramReportPublisher")
+
+    private struct Schedule: Sendable {
+        var started = false
+        var pending = false
+        var lastWrite: ContinuousClock.Instant?
+        var ended = false
+    }
+
+    private struct Output: Sendable {
+        var ended = false
+        var folderReady = false
+        var writes = 0
+        var lastProblem: String?
+        /// The generation of the report last written whole; its log continues it.
+        var generation = 0
+        /// The reads as last published (the report and its log), sorted by name.
+        var published: [ConfigurationReadCoverage.Read] = []
+        var publishedUnregistered: [UnregisteredConfigurationKey] = []
+        var publishedRejected: [ConfigurationRejectedOverride] = []
+        /// The size of the report last written whole, and of its log since.
+        var reportSize = 0
+        var logSize = 0
+        var lastWholeWrite: ContinuousClock.Instant?
+    }
+
+    /// The log's size past which the report is written whole again: a quarter of the report, at least this.
+    static let minimumLogSize = 256 << 10
+    /// The longest the report itself goes without the reads its log holds.
+    static let longestLogAge: Duration = .seconds(60)
+
+    private let schedule = Locked(Schedule())
+    private let output = Locked(Output())
+
+    init(
+        engine: ConfigurationEngine,
+        storeURL: URL,
+        programName: String,
+        interval: Duration,
+        keptFinishedReports: Int,
+        onWarning: (@Sendable (ConfigurationWarning) -> Void)?
+    ) {
+        self.engine = engine
+        self.programName = programName
+        self.storePath = ProgramReports.resolvedStorePath(storeURL).path
+        self.folder = ProgramReports.folder(forStoreAt: storeURL)
+        self.fileURL = folder.appendingPathComponent(Self.fileName(programName: programName, pid: getpid()))
+        self.processStart = ProcessLiveness.startIdentity(of: getpid())
+        self.interval = interval
+        self.keptFinishedReports = keptFinishedReports
+        self.onWarning = onWarning
+    }
+
+    /// `<program>-<pid>-<instance>.json`, the name reduced to ASCII letters, digits, `.`, `_`, `-` (at most 64).
+    static func fileName(programName: String, pid: Int32) -> String {
+        var base = String(
+            programName.unicodeScalars.prefix(64).map { scalar -> Character in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
+        if base.isEmpty { base = "program" }
+        if base.hasPrefix(".") { base = "_" + base.dropFirst() }
+        return "\(base)-\(pid)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).json"
+    }
+
+    /// Called by the engine after it recorded reads or its layers changed.
+    func engineChanged(_ change: ConfigurationEngine.CoverageChange) {
+        let delay = schedule.withLock { schedule -> Duration? in
+            guard !schedule.ended else { return nil }
+            if change == .reads { schedule.started = true }
+            guard schedule.started, !schedule.pending else { return nil }
+            schedule.pending = true
+            guard let last = schedule.lastWrite else { return .zero }
+            return max(.zero, last + interval - .now)
+        }
+        guard let delay else { return }
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in self?.flush() }
+    }
+
+    /// Writes the whole report now if publishing started, whatever the schedule (for tests and for an explicit
+    /// flush: the report file alone then holds everything).
+    func publishNow() {
+        let go = schedule.withLock { schedule -> Bool in
+            guard schedule.started, !schedule.ended else { return false }
+            schedule.lastWrite = .now
+            return true
+        }
+        if go { publish(ended: false, whole: true) }
+    }
+
+    /// Writes the final report (with `endedAt`) if anything was published, and stops publishing. Idempotent.
+    func end() {
+        let started = schedule.withLock { schedule -> Bool in
+            defer { schedule.ended = true }
+            return schedule.started && !schedule.ended
+        }
+        if started { publish(ended: true, whole: true) }
+    }
+
+    /// How many times the report file was written.
+    var writeCount: Int { output.withLock { $0.writes } }
+
+    private func flush() {
+        let go = schedule.withLock { schedule -> Bool in
+            schedule.pending = false
+            guard !schedule.ended else { return false }
+            schedule.lastWrite = .now
+            return true
+        }
+        if go { publish(ended: false, whole: false) }
+    }
+
+    /// Builds the report (outside any lock: checking overrides runs the keys' `decode`) and writes it, whole or as
+    /// a log line (see the type's description), unless the final report was written already.
+    private func publish(ended: Bool, whole: Bool) {
+        let coverage = engine.readCoverage()
+        let now = Date()
+        var report = ProgramReport(
+            programName: programName,
+            processIdentifier: getpid(),
+            processStart: processStart,
+            storePath: storePath,
+            startedAt: startedAt,
+            writtenAt: now,
+            endedAt: ended ? now : nil,
+            recordsReads: coverage.isRecording,
+            reads: coverage.reads,
+            unregistered: coverage.unregistered,
+            rejectedOverrides: engine.rejectedOverrides()
+        )
+        let problem = output.withLock { output -> String? in
+            guard !output.ended else { return nil }
+            if ended { output.ended = true }
+            do {
+                if !output.folderReady {
+                    try ProgramReportFile.prepare(folder: folder, createParents: output.writes == 0)
+                    pruneFinishedReports()
+                    output.folderReady = true
+                }
+                if whole || !appendToLog(report, &output) {
+                    output.generation += 1
+                    report.generation = output.generation
+                    let data = try report.encoded()
+                    try ProgramReportFile.save(data, to: fileURL)
+                    // The log continued the previous generation: readers now ignore it; it goes.
+                    unlink(ProgramReportLog.url(of: fileURL).path)
+                    output.reportSize = data.count
+                    output.logSize = 0
+                    output.lastWholeWrite = .now
+                    output.published = report.reads
+                    output.publishedUnregistered = report.unregistered
+                    output.publishedRejected = report.rejectedOverrides
+                }
+                output.writes += 1
+                output.lastProblem = nil
+                return nil
+            } catch {
+                output.folderReady = false
+                output.logSize = Int.max  // the next write is whole
+                let reason = "\(error)"
+                defer { output.lastProblem = reason }
+                return output.lastProblem == reason ? nil : reason
+            }
+        }
+        if let problem { onWarning?(.programReportNotWritten(path: fileURL.path, reason: problem)) }
+    }
+
+    /// Appends the reads that changed since the last write to the report's log; false when the report must be
+    /// written whole instead (see the type's description), or appending failed.
+    private func appendToLog(_ report: ProgramReport, _ output: inout Output) -> Bool {
+        guard output.generation > 0, output.logSize != Int.max,
+            report.unregistered == output.publishedUnregistered, report.rejectedOverrides == output.publishedRejected,
+            output.lastWholeWrite.map({ .now - $0 < Self.longestLogAge }) ?? false
+        else { return false }
+        let changed = ProgramReportLog.changedReads(from: output.published, to: report.reads)
+        var bytes = output.logSize == 0 ? ProgramReportLog.header(generation: output.generation) : []
+        bytes += ProgramReportLog.line(writtenAt: report.writtenAt, reads: changed)
+        guard output.logSize + bytes.count <= max(Self.minimumLogSize, output.reportSize / 4) else { return false }
+        do throws(ProgramReportFile.Failure) {
+            try ProgramReportFile.append(
+                bytes, to: ProgramReportLog.url(of: fileURL), startingOver: output.logSize == 0)
+        } catch {
+            return false
+        }
+        output.logSize += bytes.count
+        output.published = report.reads
+        return true
+    }
+
+    /// Removes the oldest finished (ended or stale) reports of this program beyond the newest
+    /// `keptFinishedReports`, so a program that runs often does not fill the folder, and temporary files left by
+    /// writers that died mid-write. Running programs' files and other programs' reports are never touched.
+    private func pruneFinishedReports() {
+        let finished = ProgramReports.read(folder: folder).reports
+            .filter { $0.programName == programName && $0.status != .running && $0.fileURL != fileURL }
+            .sorted { $0.writtenAt > $1.writtenAt }
+        for report in finished.dropFirst(keptFinishedReports) {
+            if let url = report.fileURL {
+                unlink(url.path)
+                unlink(ProgramReportLog.url(of: url).path)
+            }
+        }
+        // `.<report>.tmp-<pid>-<random>`, see `ProgramReportFile.save`.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(".") && name.contains(".json.tmp-") {
+            let fields = name.split(separator: "-")
+            guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]),
+                !ProcessLiveness.isRunning(pid: pid, startIdentity: nil)
+            else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+}

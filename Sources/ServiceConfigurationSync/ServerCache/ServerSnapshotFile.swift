@@ -1,0 +1,124 @@
+import Foundation
+import ServiceConfigurationFileStore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The snapshot file: read with the override store's checks (a regular file this user owns, not writable by
+/// others, in a folder others cannot write), written atomically through ``StoreFile/replace(with:)`` (a new file
+/// with mode 0600 in the same folder, flushed, renamed over the old one).
+///
+/// Server values change how a program behaves, so a snapshot another user could have written is refused like a
+/// loose override store.
+struct ServerSnapshotFile: Sendable {
+    let file: StoreFile
+
+    /// The snapshot at `url`; `confinedTo` a folder another program owns (see ``StoreFile``), no link inside it is
+    /// followed.
+    init(url: URL, faults: StoreFaultInjector? = nil, confinedTo confinement: URL? = nil) {
+        file = StoreFile(url: url.standardizedFileURL, faults: faults, confinedTo: confinement)
+    }
+
+    var url: URL { file.url }
+
+    /// The snapshot, `nil` when there is no file, or why it cannot be used.
+    func load() -> Result<ServerValuesSnapshot?, SnapshotProblem> {
+        let bytes: [UInt8]
+        switch readBytes() {
+        case .success(nil): return .success(nil)
+        case .success(let read?): bytes = read
+        case .failure(let problem): return .failure(problem)
+        }
+        do {
+            return .success(try ServerValuesSnapshot(parsing: bytes))
+        } catch {
+            return .failure(SnapshotProblem("\(url.path): \(error.description)"))
+        }
+    }
+
+    /// Saves `bytes` atomically. A snapshot larger than the reader accepts is not written.
+    func save(_ bytes: [UInt8]) -> SnapshotProblem? {
+        guard bytes.count <= ServerValuesSnapshot.maximumFileSize else {
+            return SnapshotProblem(
+                "\(url.path): the snapshot would be \(bytes.count >> 20) MiB, over the "
+                    + "\(ServerValuesSnapshot.maximumFileSize >> 20) MiB limit; not saved")
+        }
+        do throws(StoreFile.Failure) {
+            let target = try file.target()
+            try file.ensureFolder(of: target)
+            try file.checkFolderPermissions(StoreFile.folder(of: target))
+            _ = try file.replace(target, with: bytes)
+            return nil
+        } catch {
+            return SnapshotProblem("\(url.path): \(error.problem)")
+        }
+    }
+
+    private func readBytes() -> Result<[UInt8]?, SnapshotProblem> {
+        do throws(StoreFile.Failure) {
+            try file.checkConfined(file.path)
+        } catch {
+            return .failure(SnapshotProblem(error.problem))
+        }
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (file.confinement == nil ? 0 : O_NOFOLLOW))
+        if descriptor < 0 {
+            if errno == ENOENT { return .success(nil) }
+            return .failure(SnapshotProblem("\(url.path): cannot open: \(String(cString: strerror(errno)))"))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            return .failure(SnapshotProblem("\(url.path): cannot inspect: \(String(cString: strerror(errno)))"))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(SnapshotProblem("\(url.path): not a regular file; refused"))
+        }
+        guard info.st_uid == geteuid() else {
+            return .failure(
+                SnapshotProblem(
+                    "\(url.path): belongs to another user (uid \(info.st_uid)); server values change how programs "
+                        + "behave, so it is refused. Fix: delete it (the next sync writes a new one)"))
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            return .failure(
+                SnapshotProblem(
+                    "\(url.path): writable by other users (mode \(String(info.st_mode & 0o7777, radix: 8))); refused. "
+                        + "Fix: chmod 600 \(url.path)"))
+        }
+        do throws(StoreFile.Failure) {
+            try file.checkFolderPermissions(StoreFile.folder(of: file.path))
+        } catch {
+            return .failure(SnapshotProblem(error.problem))
+        }
+        guard info.st_size <= ServerValuesSnapshot.maximumFileSize else {
+            return .failure(
+                SnapshotProblem(
+                    "\(url.path): \(info.st_size >> 20) MiB, over the \(ServerValuesSnapshot.maximumFileSize >> 20) MiB "
+                        + "limit; refused"))
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(SnapshotProblem("\(url.path): cannot read: \(String(cString: strerror(errno)))"))
+            }
+            if count == 0 { break }
+            total += count
+        }
+        bytes.removeSubrange(total...)
+        return .success(bytes)
+    }
+}
+
+/// Why a snapshot could not be read or saved: a sentence naming the file.
+struct SnapshotProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
