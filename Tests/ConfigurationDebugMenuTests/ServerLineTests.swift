@@ -105,9 +105,11 @@ struct ServerLineTests {
                 status.snapshotProblem = "\(path): not valid JSON: expected a value at line 1, column 1"
                 return status
             }(), lastSyncClock: 100, followsSnapshot: true)
+        // The follower never says "fresh" of another program's sync: it says whose values they are and their age.
         #expect(
             renderer.render(state).line(1).contains(
-                "fresh 12 s ago · snapshot: \(path): not valid JSON: expected a value at line 1, column 1"))
+                "values from a sync 12 s ago · snapshot: \(path): not valid JSON: expected a value at line 1, column 1"
+            ))
     }
 
     @Test("ticks age the status; the list keeps its rows under the extra line")
