@@ -14,7 +14,8 @@
             in context: some MacroExpansionContext
         ) throws -> [ExtensionDeclSyntax] {
             // Only a struct can be a scope; the member role reports anything else. An explicit conformance stays.
-            guard declaration.is(StructDeclSyntax.self), !protocols.isEmpty else { return [] }
+            guard declaration.is(StructDeclSyntax.self), !protocols.isEmpty, !declaration.inherits("ConfigurationScope")
+            else { return [] }
             return [try ExtensionDeclSyntax("extension \(type.trimmed): ServiceConfiguration.ConfigurationScope {}")]
         }
 

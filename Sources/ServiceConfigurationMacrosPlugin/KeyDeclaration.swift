@@ -316,11 +316,14 @@
 
         /// The property and the key type, as a careful person writes them by hand.
         func expansion(scopeName: String) -> [DeclSyntax] {
-            let modifier = access.modifier
+            let typeModifier = access.modifier
+            // Inside the key type, a member without a modifier has the type's own access, which is what a
+            // private or fileprivate key needs (a `private` member would be private to the key type).
+            let modifier = access >= .internal ? access.modifier : ""
             let documentation =
                 self.documentation.isEmpty
                 ? ["`\(wireName)`, read as `service.\(propertyName)`."] : self.documentation
-            let propertyDocumentation = documentation.map { "/// \($0)" }.joined(separator: "\n")
+            let propertyDocumentation = documentation.map { $0.isEmpty ? "///" : "/// \($0)" }.joined(separator: "\n")
 
             var members = [
                 "\(modifier)static let name = \(wireName.swiftLiteral)",
@@ -366,12 +369,12 @@
                 DeclSyntax(
                     """
                     \(raw: propertyDocumentation)
-                    \(raw: modifier)let \(raw: propertyName): \(raw: keyTypeName)
+                    \(raw: typeModifier)let \(raw: propertyName): \(raw: keyTypeName)
                     """),
                 DeclSyntax(
                     """
                     /// The configuration key `\(raw: wireName)`; its default is `\(raw: scopeName).\(raw: propertyName)`.
-                    \(raw: modifier)enum \(raw: keyTypeName): ServiceConfiguration.ConfigurationKey {
+                    \(raw: typeModifier)enum \(raw: keyTypeName): ServiceConfiguration.ConfigurationKey {
                     \(raw: members.joined(separator: "\n"))
                     }
                     """),
