@@ -1,10 +1,17 @@
 // swift-tools-version:6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// A swift-syntax product, used only with the `Macros` trait: without it SwiftPM neither fetches nor builds
+/// swift-syntax.
+func swiftSyntax(_ product: String) -> Target.Dependency {
+    .product(name: product, package: "swift-syntax", condition: .when(traits: ["Macros"]))
+}
 
 let package = Package(
     name: "ServiceConfiguration",
@@ -16,6 +23,7 @@ let package = Package(
         .library(name: "ServiceConfigurationSync", targets: ["ServiceConfigurationSync"]),
         .library(name: "ServiceConfigurationEtcd", targets: ["ServiceConfigurationEtcd"]),
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
+        .library(name: "ServiceConfigurationMacros", targets: ["ServiceConfigurationMacros"]),
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
         .library(name: "ConfigurationDebugMenu", targets: ["ConfigurationDebugMenu"]),
         .executable(name: "config-menu", targets: ["config-menu"]),
@@ -28,7 +36,19 @@ let package = Package(
                 + "editing). Disable it for release builds that must ignore any override file: "
                 + ".package(..., traits: [])."
         ),
+        .trait(
+            name: "Macros",
+            description: "The key and scope macros (@ConfigurationScope, @ConfigurationKey, @Routes), built on "
+                + "swift-syntax: .package(..., traits: [.defaults, \"Macros\"]). Off by default: without it "
+                + "swift-syntax is neither fetched nor built, and keys are declared by hand."
+        ),
         .default(enabledTraits: ["DebugOverrides"]),
+    ],
+    dependencies: [
+        // Only the Macros trait uses it (every product dependency on it is conditioned on the trait), so a
+        // consumer without the trait does not fetch it. scripts/setup-debian points SwiftPM at a local mirror
+        // where GitHub cannot be reached.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.0")
     ],
     targets: [
         // The library in layers (ARCHITECTURE.md): Core <- FileStore <- Sync <- Etcd, and the umbrella that re-exports
@@ -77,6 +97,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "DemoConfiguration", dependencies: ["ServiceConfigurationCore"], swiftSettings: swiftSettings),
+        // The macros: their declarations (a library app modules import) and their implementation (a compiler
+        // plugin on swift-syntax). Without the Macros trait both compile to stand-ins that need nothing.
+        .macro(
+            name: "ServiceConfigurationMacrosPlugin",
+            dependencies: [
+                swiftSyntax("SwiftCompilerPlugin"),
+                swiftSyntax("SwiftDiagnostics"),
+                swiftSyntax("SwiftSyntax"),
+                swiftSyntax("SwiftSyntaxBuilder"),
+                swiftSyntax("SwiftSyntaxMacros"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ServiceConfigurationMacros",
+            dependencies: [
+                "ServiceConfiguration",
+                .target(name: "ServiceConfigurationMacrosPlugin", condition: .when(traits: ["Macros"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "config-menu",
             dependencies: ["ConfigurationDebugMenu", "DemoConfiguration", "ServiceConfiguration"],
@@ -127,6 +168,18 @@ let package = Package(
         .testTarget(
             name: "KeyDeclarationTests",
             dependencies: ["ServiceConfiguration", "ServiceConfigurationTesting"],
+            swiftSettings: swiftSettings
+        ),
+        // Compiled only with the Macros trait (`swift test --traits DebugOverrides,Macros --filter Macro`): the
+        // expansions and diagnostics (swift-syntax's test support), and keys declared with the macros in use.
+        .testTarget(
+            name: "ServiceConfigurationMacrosTests",
+            dependencies: [
+                "ServiceConfiguration", "ServiceConfigurationMacros", "ServiceConfigurationTesting",
+                .target(name: "ServiceConfigurationMacrosPlugin", condition: .when(traits: ["Macros"])),
+                swiftSyntax("SwiftSyntaxMacrosGenericTestSupport"),
+                swiftSyntax("SwiftSyntaxMacroExpansion"),
+            ],
             swiftSettings: swiftSettings
         ),
     ],
