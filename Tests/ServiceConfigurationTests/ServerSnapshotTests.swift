@@ -242,12 +242,6 @@ struct ServerSnapshotTests {
     }
 }
 
-/// Whether this process runs under ThreadSanitizer (its runtime's entry points are there).
-let runsUnderThreadSanitizer: Bool = {
-    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
-    return dlsym(handle, "__tsan_acquire") != nil
-}()
-
 /// An executable built next to the test binary.
 func helperPath(_ name: String) -> String {
     var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()

@@ -199,3 +199,10 @@ public final class ChildProcess: Sendable {
         return names.compactMap(Int32.init).filter { fcntl($0, F_GETFD) >= 0 && fcntl($0, F_GETFD) & FD_CLOEXEC == 0 }
     }
 }
+
+/// Whether this process runs under ThreadSanitizer (its runtime's entry points are there): a test that measures time
+/// end to end measures the sanitizer there, and its bound says nothing about the code.
+public let runsUnderThreadSanitizer: Bool = {
+    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+    return dlsym(handle, "__tsan_acquire") != nil
+}()
