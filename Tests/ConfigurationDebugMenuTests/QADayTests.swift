@@ -125,7 +125,7 @@ struct QADayTests {
         MenuFixture.select("function.chat.typing.enabled", in: &state)
         let screen = renderer.render(state).text
         let hint = try #require(screen.firstMatch(of: /… (\S+) shows all/)?.output.1)
-        #expect(Keymap.action(for: .character(Character(String(hint))), in: .keys) == .showDetails)
+        #expect(Keymap.keys.action(for: .character(Character(String(hint)))) == .showDetails)
         #expect(!screen.contains("THE-END"))
         #expect(reduce(&state, .showDetails).isEmpty)
         guard case .paging = state.mode else {
@@ -139,7 +139,7 @@ struct QADayTests {
         #expect(renderer.render(state).text.contains("Typing Enabled  function.chat.typing.enabled"))
         // Every key of the pager's key map, and the keys that change values elsewhere, change nothing here.
         let before = state.data
-        for action in Keymap.bindings(for: .pager).map(\.action) + [.toggle, .activate, .resetSelected, .step(1)]
+        for action in Keymap.pager.bindings.map(\.action) + [.toggle, .activate, .resetSelected, .step(1)]
         where action != .quit && action != .closeView && action != .help {
             #expect(reduce(&state, action).isEmpty, "\(action)")
         }
@@ -238,7 +238,7 @@ struct QADayTests {
         #expect(text.contains("* changed by another process"))
         #expect(text.contains("Mouse"))
         #expect(
-            !Keymap.bindings(for: .keys).contains { $0.help.contains("scope") }, "the screen says module, so does help")
+            !Keymap.keys.bindings.contains { $0.help.contains("scope") }, "the screen says module, so does help")
     }
 
     @Test("search finds keys by description, value and note, below name matches, and Tab searches every module")

@@ -16,7 +16,7 @@ struct ExternalEditor {
     let terminal: any TerminalDevice
 
     /// Runs the editor on `edit`'s text (the value of the key named `name`) and returns the outcome.
-    func edit(_ edit: ExternalEdit, name: String) -> MenuAction {
+    func edit(_ edit: ExternalEdit, name: String) -> MenuFeedback {
         let environment = ProcessInfo.processInfo.environment
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-\(UUID().uuidString)")
