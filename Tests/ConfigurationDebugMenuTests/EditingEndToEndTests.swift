@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Testing
 
 /// Editing in the real binary, in tmux: a real interactive `vi`, keys that arrive as escape sequences, a change

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Testing
 
 /// Undo through the journal, the history and scenarios in the real binary, in tmux.

@@ -313,36 +313,6 @@ struct QADayTests {
     }
 }
 
-@Suite("QA day: the command line reports server problems under overrides")
-struct CommandLineProblemsTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    @Test("get --json keeps the server's rejection when an override wins, and list --problems lists the key")
-    func rejectedServerValueUnderOverride() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-problems-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = folder.appendingPathComponent("overrides.json").path
-        // The demo's server sends "y" for the like flag, which the Bool key rejects.
-        #expect(try run(["set", "function.album.like.enabled", "Y", "--store", store]).status == 0)
-        let get = try run(["get", "function.album.like.enabled", "--json", "--store", store])
-        #expect(get.output.contains(#""source": "overridden""#))
-        #expect(get.output.contains(#""source": "server""#), "the rejection is still reported: \(get.output)")
-        let problems = try run(["list", "--problems", "--store", store])
-        #expect(problems.output.contains("function.album.like.enabled"))
-    }
-}
-
 @Suite("QA day: picker labels")
 struct PickerLabelTests {
     @Test("an enum whose wire codes are numbers shows its case names, with the code beside")

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 /// Runs `script` in `shell` (`bash`, `zsh` or `fish`) with `arguments`, the folder of the built `config-menu` first

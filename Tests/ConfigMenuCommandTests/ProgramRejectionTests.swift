@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestSupport
 import Testing
 
 @Suite("config-menu shows overrides a running program rejected", .serialized)

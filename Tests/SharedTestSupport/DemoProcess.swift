@@ -1,5 +1,5 @@
-import Foundation
-import ServiceConfiguration
+public import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -7,20 +7,26 @@ import ServiceConfiguration
 
 /// A running `config-demo` on a store, whose standard input the test writes (a line opens its profile screen) and
 /// whose output it collects.
-final class DemoProcess {
-    let process = Process()
+public final class DemoProcess {
+    /// The running demo.
+    public let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private let lines = Locked("")
+    private let lines = Printed()
+
+    /// What the demo printed, shared with the reading handler.
+    private final class Printed: Sendable {
+        let text = Mutex("")
+    }
 
     /// Starts `config-demo --store STORE` with more `arguments` (for example `--server-url URL`).
-    convenience init(store: URL, arguments: [String] = []) throws {
+    public convenience init(store: URL, arguments: [String] = []) throws {
         try self.init(arguments: ["--store", store.path] + arguments)
     }
 
     /// config-demo with `arguments`, and these environment variables changed (`nil` removes one); with `errors`,
     /// what it writes to standard error is collected too.
-    init(arguments: [String], environment: [String: String?] = [:], errors: Bool = false) throws {
+    public init(arguments: [String], environment: [String: String?] = [:], errors: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
             .appendingPathComponent("config-demo")
         process.arguments = arguments
@@ -35,29 +41,30 @@ final class DemoProcess {
         let lines = self.lines
         output.fileHandleForReading.readabilityHandler = { handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text }
+            lines.text.withLock { $0 += text }
         }
         try process.run()
     }
 
-    var pid: Int32 { process.processIdentifier }
+    /// The demo's process identifier.
+    public var pid: Int32 { process.processIdentifier }
 
     /// Everything the demo printed so far.
-    var printed: String { lines.withLock { $0 } }
+    public var printed: String { lines.text.withLock { $0 } }
 
     /// Waits (polling) until the demo printed `text`.
-    func wait(for text: String, within seconds: Double = 60) async throws -> Bool {
+    public func wait(for text: String, within seconds: Double = 60) async throws -> Bool {
         try await poll(within: seconds) { self.printed.contains(text) }
     }
 
     /// Presses Enter: the demo opens its profile screen (and reads its keys).
-    func pressEnter() {
+    public func pressEnter() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
     }
 
     /// Sends `signal` and waits (polling) until the process is gone (reaped or a zombie).
-    func stop(with signal: Int32) async throws -> Bool {
+    public func stop(with signal: Int32) async throws -> Bool {
         kill(pid, signal)
         return try await poll(within: 20) {
             guard self.process.isRunning else { return true }
@@ -74,7 +81,7 @@ final class DemoProcess {
 }
 
 /// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held.
-func poll(within seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
+public func poll(within seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try condition() { return true }

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 
 /// A simulated Mac for `config-menu --simulator`: simulator devices and their apps' data containers in a temporary
 /// folder, described to the fake `xcrun` (Fixtures/FakeXcrun/xcrun) that the tool finds first on `PATH`.

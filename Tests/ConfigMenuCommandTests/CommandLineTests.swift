@@ -1,54 +1,8 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Synchronization
 import Testing
-
-/// Runs the real `config-menu` binary without a terminal.
-struct ToolRun {
-    var status: Int32
-    var output: String
-    var error: String
-}
-
-func configMenu(_ arguments: [String]) throws -> ToolRun { try runTool("config-menu", arguments) }
-
-/// Runs the built `tool` (`config-menu` or `config-demo`) with `arguments`. `environment` changes this process's
-/// environment for it (a `nil` value removes the variable) and `directory` is its working directory. A tool still
-/// running after `timeout` seconds (config-demo runs until stopped) is terminated.
-func runTool(
-    _ tool: String, _ arguments: [String], environment: [String: String?] = [:], directory: URL? = nil,
-    timeout: Double? = nil
-) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-        .appendingPathComponent(tool)
-    process.arguments = arguments
-    if !environment.isEmpty {
-        var variables = ProcessInfo.processInfo.environment
-        for (name, value) in environment { variables[name] = value }
-        process.environment = variables
-    }
-    if let directory { process.currentDirectoryURL = directory }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    if let timeout {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ToolRun(
-        status: process.terminationStatus,
-        output: String(decoding: outputData, as: UTF8.self),
-        error: String(decoding: errorData, as: UTF8.self)
-    )
-}
 
 @Suite("config-menu subcommands (no terminal needed)", .serialized)
 struct CommandLineTests {

@@ -1,5 +1,5 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -7,11 +7,14 @@ import Testing
 
 /// A private tmux server running an interactive shell at a fixed size, for driving the real `config-menu` binary:
 /// send keys, read the screen, poll for text (never fixed sleeps).
-final class TmuxSession {
-    let socket = "scm-test-\(UUID().uuidString.prefix(8))"
-    let home: URL
+public final class TmuxSession {
+    /// The private server's socket name.
+    public let socket = "scm-test-\(UUID().uuidString.prefix(8))"
+    /// The session's `HOME`, a temporary folder removed with the session.
+    public let home: URL
 
-    static var isAvailable: Bool {
+    /// Whether tmux is installed.
+    public static var isAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || which("tmux") != nil
     }
 
@@ -21,7 +24,9 @@ final class TmuxSession {
     }
 
     /// Starts `bash` in a new session of `width`×`height`, with TERM and LANG pinned and HOME in a temporary folder.
-    init(width: Int = 100, height: Int = 30, term: String = "xterm-256color", environment: [String: String] = [:])
+    public init(
+        width: Int = 100, height: Int = 30, term: String = "xterm-256color", environment: [String: String] = [:]
+    )
         throws
     {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-e2e-\(UUID().uuidString)")
@@ -43,7 +48,7 @@ final class TmuxSession {
     }
 
     /// The `config-menu` binary built next to the test binary.
-    static var binary: String {
+    public static var binary: String {
         var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("config-menu").path),
             folder.path != "/"
@@ -56,7 +61,7 @@ final class TmuxSession {
     /// Runs tmux with `posix_spawn` and `waitpid` (Foundation's `Process` can miss the exit of a client whose
     /// server it forked). With `capture`, returns what tmux printed.
     @discardableResult
-    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+    public func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
         let path = Self.which("tmux") ?? "/usr/bin/tmux"
         var pipeEnds: [Int32] = [-1, -1]
         if capture { guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) } }
@@ -112,23 +117,24 @@ final class TmuxSession {
     }
 
     /// Types `text` literally.
-    func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+    public func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
 
     /// Sends tmux key names: `Enter`, `Escape`, `C-c`, `Space`, `Tab`, `BSpace`, ...
-    func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+    public func press(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
 
     /// Runs a shell command line in the session's shell.
-    func run(_ commandLine: String) throws {
+    public func run(_ commandLine: String) throws {
         try type(commandLine)
         try press("Enter")
     }
 
     /// The screen as text.
-    func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
+    public func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
 
     /// Waits until the screen contains `text`; records the last screen on failure.
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    public func waitFor(_ text: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
         -> Bool
     {
         let deadline = Date().addingTimeInterval(timeout)
@@ -144,7 +150,7 @@ final class TmuxSession {
     }
 
     /// Waits until `condition` holds (for files the menu writes).
-    func waitUntil(timeout: Double = 30, _ condition: () -> Bool) async throws -> Bool {
+    public func waitUntil(timeout: Double = 30, _ condition: () -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
@@ -154,7 +160,7 @@ final class TmuxSession {
     }
 
     /// Waits until the shell has no child any more (the menu has exited), so typed keys reach the shell.
-    func waitForMenuExit(timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    public func waitForMenuExit(timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try menuProcess() == nil { return }
@@ -165,7 +171,7 @@ final class TmuxSession {
     }
 
     /// The process id of the shell's foreground child (the menu), if any.
-    func menuProcess() throws -> pid_t? {
+    public func menuProcess() throws -> pid_t? {
         let shell = try tmux(["list-panes", "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
         return children.split(separator: " ").first.flatMap { pid_t($0) }
