@@ -1,40 +1,20 @@
 import Foundation
 import ServiceConfiguration
 import SharedTestSupport
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Runs `script` with `/bin/sh`, with `$MENU` and `$DEMO` naming the built binaries and `$T` a temporary folder.
+/// Runs `script` with `/bin/sh` in `folder`, with `$MENU` and `$DEMO` naming the built binaries and `$T` the folder.
 func shellRun(_ script: String, folder: URL) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    var environment = ProcessInfo.processInfo.environment
-    environment["MENU"] = TmuxSession.binary
-    environment["DEMO"] =
-        URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-        .appendingPathComponent("config-demo").path
-    environment["T"] = folder.path
-    environment["XDG_STATE_HOME"] = folder.path
-    environment.removeValue(forKey: "CONFIG_OVERRIDES_FILE")
-    process.environment = environment
-    process.currentDirectoryURL = folder
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ToolRun(
-        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-        error: String(decoding: errorData, as: UTF8.self))
+    try ChildProcess.run(
+        "/bin/sh", ["-c", script],
+        environment: .changing([
+            "MENU": TmuxSession.binary, "DEMO": BuiltTools.path("config-demo"), "T": folder.path,
+            "XDG_STATE_HOME": folder.path, "CONFIG_OVERRIDES_FILE": nil,
+        ]), directory: folder.path)
 }
 
 @Suite("config-menu and config-demo never lose or harm anything", .serialized)
@@ -290,31 +270,8 @@ struct CommandLineHardeningTests {
     func demoFolderRecreated() async throws {
         let state = folder.appendingPathComponent("state")
         let store = state.appendingPathComponent("overrides.json").path
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        demo.arguments = ["--store", store]
-        let output = Pipe()
-        demo.standardOutput = output
-        demo.standardError = FileHandle.nullDevice
-        let lines = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text }
-        }
-        try demo.run()
-        defer {
-            demo.terminate()
-            output.fileHandleForReading.readabilityHandler = nil
-        }
-        func wait(for text: String) async throws -> Bool {
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline {
-                if lines.withLock({ $0.contains(text) }) { return true }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            return false
-        }
+        let demo = try DemoProcess(store: URL(fileURLWithPath: store))
+        func wait(for text: String) async throws -> Bool { try await demo.wait(for: text, within: 5) }
         #expect(try await wait(for: "typing indicator refresh: every 2500 ms"))
         for value in ["1111", "2222"] {
             #expect(try sh("rm -rf '\(state.path)' && mkdir -m 700 '\(state.path)'").status == 0)

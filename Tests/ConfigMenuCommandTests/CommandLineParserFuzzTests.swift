@@ -72,22 +72,10 @@ struct CommandLineParserFuzzTests {
             var arguments = Self.arguments(&random).filter { !$0.contains("\0") }
             arguments += ["--store", folder.appendingPathComponent("overrides.json").path]
             // Run inside the temporary folder, so any file a random argument names (export Y) lands there.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-            process.arguments = arguments
-            process.currentDirectoryURL = folder
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_STATE_HOME"] = folder.path
-            environment.removeValue(forKey: "CONFIG_OVERRIDES_FILE")
-            process.environment = environment
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            let run = ToolRun(status: process.terminationStatus, output: "", error: errorText)
+            let run = try runTool(
+                "config-menu", arguments,
+                environment: .changing(["XDG_STATE_HOME": folder.path, "CONFIG_OVERRIDES_FILE": nil]),
+                directory: folder, standardOutput: .discard)
             #expect(Self.documented.contains(run.status), "iteration \(iteration): \(arguments) gave \(run.status)")
             #expect(!run.error.contains("Fatal error"), "iteration \(iteration): \(run.error)")
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)

@@ -4,18 +4,7 @@ import Testing
 
 @Suite("QA day: the command line reports server problems under overrides")
 struct CommandLineProblemsTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> ToolRun { try configMenu(arguments) }
 
     @Test("get --json keeps the server's rejection when an override wins, and list --problems lists the key")
     func rejectedServerValueUnderOverride() throws {

@@ -1,7 +1,6 @@
 import Foundation
 import ServiceConfiguration
 import SharedTestSupport
-import Synchronization
 import Testing
 
 @Suite("config-menu subcommands (no terminal needed)", .serialized)
@@ -224,25 +223,9 @@ struct LiveDemoTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("overrides.json")
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        demo.arguments = ["--store", store.path]
-        let output = Pipe()
-        demo.standardOutput = output
-        demo.standardError = FileHandle.nullDevice
-        let lines = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text }
-        }
-        try demo.run()
-        defer {
-            demo.terminate()
-            output.fileHandleForReading.readabilityHandler = nil
-        }
+        let demo = try DemoProcess(store: store)
         func wait(for text: String, within seconds: Double) async throws -> Bool {
-            try await poll(within: seconds) { lines.withLock { $0.contains(text) } }
+            try await demo.wait(for: text, within: seconds)
         }
         // Starting a debug binary on a loaded machine can take many seconds. How fast a change arrives is measured by
         // `config-benchmarks store` (live reload); here: it arrives in the running program, with no restart.

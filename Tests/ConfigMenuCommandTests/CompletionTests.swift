@@ -7,25 +7,19 @@ import Testing
 private func shell(
     _ shell: String, _ script: String, _ arguments: [String] = [], environment extra: [String: String] = [:]
 ) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(path(of: shell), "\(shell) is not installed"))
-    process.arguments = ["-c", script] + (shell == "fish" ? arguments : ["_"] + arguments)
-    var environment = ProcessInfo.processInfo.environment
-    let tools = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent().path
-    environment["PATH"] = tools + ":" + (extra["PATH"] ?? environment["PATH"] ?? "/usr/bin:/bin")
-    environment["HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("completion-home").path
-    environment["XDG_CONFIG_HOME"] = environment["HOME"]! + "/config"
-    environment["XDG_DATA_HOME"] = environment["HOME"]! + "/data"
-    environment.merge(extra.filter { $0.key != "PATH" }) { $1 }
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(shell) exited with \(process.terminationStatus)")
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    let executable = try #require(path(of: shell), "\(shell) is not installed")
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("completion-home").path
+    let tools = BuiltTools.folder.path
+    var environment: [String: String?] = [
+        "PATH": tools + ":" + (extra["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+        "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
+    ]
+    environment.merge(extra.filter { $0.key != "PATH" }.mapValues { Optional($0) }) { $1 }
+    let run = try ChildProcess.run(
+        executable, ["-c", script] + (shell == "fish" ? arguments : ["_"] + arguments),
+        environment: .changing(environment))
+    #expect(run.status == 0, "\(shell) exited with \(run.status)")
+    return run.output.split(separator: "\n").map(String.init)
 }
 
 /// Where `name` is on this process's `PATH`.

@@ -18,27 +18,11 @@ struct EtcdCommandTests {
 
     /// The tool with its state folder (where the server snapshot goes with an etcd store) inside `folder`.
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ToolRun {
-        var variables = ProcessInfo.processInfo.environment
-        variables["XDG_STATE_HOME"] = folder.path
-        variables["CONFIG_OVERRIDES_STORE"] = nil
-        variables["CONFIG_OVERRIDES_FILE"] = nil
+        var variables: [String: String?] = [
+            "XDG_STATE_HOME": folder.path, "CONFIG_OVERRIDES_STORE": nil, "CONFIG_OVERRIDES_FILE": nil,
+        ]
         for (name, value) in environment { variables[name] = value }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = arguments
-        process.environment = variables
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ToolRun(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        return try configMenu(arguments, environment: .changing(variables))
     }
 
     @Test("set, get, list, export, import and reset work on --store etcd://, and on $CONFIG_OVERRIDES_STORE")

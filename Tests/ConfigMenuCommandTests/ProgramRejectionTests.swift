@@ -23,19 +23,10 @@ struct ProgramRejectionTests {
 
     /// Runs the helper program on the store: it reads `helper.b`, publishes its report, ends it and exits.
     func runProgram(named name: String) throws {
-        let helper = Process()
-        helper.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("store-test-helper")
-        helper.arguments = ["publish", store.path, name, "helper.b"]
-        let input = Pipe()
-        helper.standardInput = input
-        helper.standardOutput = FileHandle.nullDevice
-        helper.standardError = FileHandle.nullDevice  // its trace of the commands it took
-        try helper.run()
-        input.fileHandleForWriting.write(Data("end\nexit\n".utf8))
-        try input.fileHandleForWriting.close()
-        helper.waitUntilExit()
-        #expect(helper.terminationStatus == 0)
+        // Its standard error is a trace of the commands it took.
+        let helper = try runTool(
+            "store-test-helper", ["publish", store.path, name, "helper.b"], input: Data("end\nexit\n".utf8))
+        #expect(helper.status == 0)
     }
 
     @Test("list --problems, get and --json name the program and its reason; a newer value clears it")

@@ -7,48 +7,23 @@ import Testing
     import Glibc
 #endif
 
-/// Runs the real `config-menu` in `environment`, killed (and the test failed) if it has not finished within
+/// Runs the real `config-menu` in exactly `environment`, killed (and the test failed) if it has not finished within
 /// `seconds`; also returns how long it ran.
 func configMenu(
     _ arguments: [String], environment: [String: String], killAfter seconds: Double,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (run: ToolRun, seconds: Double) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-    process.arguments = arguments
-    process.environment = environment
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-out-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    // Files, not pipes: what the tool leaves running cannot hold the test's reads open.
-    let output = folder.appendingPathComponent("out")
-    let error = folder.appendingPathComponent("err")
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: error.path, contents: nil)
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: output)
-    process.standardError = try FileHandle(forWritingTo: error)
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    let started = Date()
-    try process.run()
-    if exited.wait(timeout: .now() + seconds) == .timedOut {
+    let run = try runTool(
+        "config-menu", arguments, environment: .exactly(environment), timeout: seconds, timeoutSignal: SIGKILL)
+    if run.timedOut {
         Issue.record("config-menu \(arguments) still ran after \(seconds) s; killed", sourceLocation: sourceLocation)
-        kill(process.processIdentifier, SIGKILL)
-        exited.wait()
     }
-    let elapsed = Date().timeIntervalSince(started)
-    return (
-        ToolRun(
-            status: process.terminationStatus, output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
-            error: (try? String(contentsOf: error, encoding: .utf8)) ?? ""),
-        elapsed
-    )
+    return (run, run.seconds)
 }
 
 /// Whether process `pid` is gone (or a zombie nobody reaped yet), polling up to `seconds`.
-func processGone(_ pid: pid_t, within seconds: Double = 10) async -> Bool {
-    await pollUntil(seconds: seconds) {
+func processGone(_ pid: pid_t, within seconds: Double = 10) async throws -> Bool {
+    try await poll(within: seconds) {
         guard kill(pid, 0) == 0 else { return true }
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
         return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
@@ -97,7 +72,7 @@ struct SimulatorHardeningTests {
         #expect(result.error.contains("no simulator is booted"), "xcrun's answer was read: \(result.error)")
         #expect(seconds < 10, "took \(seconds) s")
         let grandchild = try #require(pids(in: pidFile).first)
-        #expect(await processGone(grandchild), "the grandchild was stopped with its group")
+        #expect(try await processGone(grandchild), "the grandchild was stopped with its group")
         kill(grandchild, SIGKILL)
     }
 
@@ -122,7 +97,7 @@ struct SimulatorHardeningTests {
         let stopped = pids(in: pidFile)
         #expect(stopped.count == 2)
         for pid in stopped {
-            #expect(await processGone(pid), "pid \(pid) was stopped")
+            #expect(try await processGone(pid), "pid \(pid) was stopped")
             kill(pid, SIGKILL)
         }
     }
@@ -170,14 +145,10 @@ struct SimulatorHardeningTests {
         .write(to: bin.appendingPathComponent("config-menu"))
         chmod(bin.appendingPathComponent("config-menu").path, 0o755)
         for command in commands {
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = ["-c", command]
-            shell.environment = ["PATH": "\(bin.path):/usr/bin:/bin"]
-            shell.currentDirectoryURL = work
-            try shell.run()
-            shell.waitUntilExit()
-            #expect(shell.terminationStatus == 0, "\(command)")
+            let shell = try ChildProcess.run(
+                "/bin/sh", ["-c", command], environment: .exactly(["PATH": "\(bin.path):/usr/bin:/bin"]),
+                directory: work.path)
+            #expect(shell.status == 0, "\(command)")
         }
         let calls = ((try? String(contentsOf: recorded, encoding: .utf8)) ?? "").components(separatedBy: "--\n")
             .dropLast().map { $0.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }

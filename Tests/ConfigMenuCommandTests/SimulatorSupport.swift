@@ -102,46 +102,6 @@ final class FakeSimulators {
 
     /// Runs the real `config-menu` against these simulators.
     func run(_ arguments: [String], xcrun: Bool = true, timeout: Double? = nil) throws -> ToolRun {
-        try configMenu(arguments, environment: environment(xcrun: xcrun, timeout: timeout))
+        try configMenu(arguments, environment: .exactly(environment(xcrun: xcrun, timeout: timeout)))
     }
-}
-
-/// Runs the real `config-menu` binary without a terminal, in `environment`.
-func configMenu(_ arguments: [String], environment: [String: String]) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-    process.arguments = arguments
-    process.environment = environment
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let errorData = Locked(Data())
-    let errorRead = DispatchSemaphore(value: 0)
-    let errorHandle = error.fileHandleForReading
-    DispatchQueue.global().async {
-        let data = errorHandle.readDataToEndOfFile()
-        errorData.withLock { $0 = data }
-        errorRead.signal()
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    errorRead.wait()
-    process.waitUntilExit()
-    return ToolRun(
-        status: process.terminationStatus,
-        output: String(decoding: outputData, as: UTF8.self),
-        error: String(decoding: errorData.withLock { $0 }, as: UTF8.self)
-    )
-}
-
-/// Waits (polling every 20 ms, never longer than `seconds`) until `condition` holds; returns whether it did.
-func pollUntil(seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
 }

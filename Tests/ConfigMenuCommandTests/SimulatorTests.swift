@@ -69,27 +69,18 @@ struct SimulatorTests {
     func liveReload() async throws {
         let simulators = try machine()
         let store = simulators.store(of: shop, on: iPhone, appName: "shop")
-        let output = simulators.root.appendingPathComponent("app-output.txt")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let app = Process()
-        app.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        app.arguments = ["--store", store.path, "--poll"]
-        app.standardOutput = try FileHandle(forWritingTo: output)
-        app.standardError = FileHandle.nullDevice
-        try app.run()
-        defer {
-            app.terminate()
-            app.waitUntilExit()
-        }
-        func printed() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
-        #expect(await pollUntil { printed().contains("album like button: hidden") })
+        let app = try DemoProcess(arguments: ["--store", store.path, "--poll"])
+        func printed() -> String { app.printed }
+        #expect(try await poll(within: 30) { printed().contains("album like button: hidden") })
 
         let set = try simulators.run(
             ["set", "function.album.like.enabled", "Y", "--simulator", shop, "--app-name", "shop"])
         #expect(set.status == 0, "\(set.error)")
-        #expect(await pollUntil { printed().contains("function.album.like.enabled: N") && printed().contains("-> Y") })
-        #expect(await pollUntil { printed().contains("album like button: shown") })
+        #expect(
+            try await poll(within: 30) {
+                printed().contains("function.album.like.enabled: N") && printed().contains("-> Y")
+            })
+        #expect(try await poll(within: 30) { printed().contains("album like button: shown") })
     }
 
     // MARK: Choosing the device and the store

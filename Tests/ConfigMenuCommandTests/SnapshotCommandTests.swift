@@ -7,20 +7,9 @@ import Testing
     import Glibc
 #endif
 
-/// Runs the real `config-menu` with standard output sent to `output` (a full device, a pipe nobody reads);
-/// returns the exit status and standard error.
-func configMenu(_ arguments: [String], standardOutput output: FileHandle) throws -> (status: Int32, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-    process.arguments = arguments
-    let error = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: errorData, as: UTF8.self))
+/// Runs the real `config-menu` with standard output sent to `output` (a full device, a pipe nobody reads).
+func configMenu(_ arguments: [String], standardOutput output: FileHandle) throws -> ToolRun {
+    try configMenu(arguments, standardOutput: .descriptor(output.fileDescriptor))
 }
 
 /// A pipe whose reading end is closed before the tool starts: its first write fails with EPIPE, every time.

@@ -23,7 +23,7 @@ struct StoreLocationTypoTests {
             "CONFIG_OVERRIDES_FILE": nil,
         ]
         for (name, value) in environment { variables[name] = value }
-        return try runTool(tool, arguments, environment: variables, directory: directory, timeout: 30)
+        return try runTool(tool, arguments, environment: .changing(variables), directory: directory, timeout: 30)
     }
 
     /// A new empty folder for one test's working directory.

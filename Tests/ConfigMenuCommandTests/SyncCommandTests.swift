@@ -1,7 +1,6 @@
 import Foundation
 import ServiceConfiguration
 import SharedTestSupport
-import Synchronization
 import Testing
 
 /// `config-menu sync` and `status`, and `config-demo --server-url`, against a real HTTP server on loopback.
@@ -133,28 +132,13 @@ struct SyncCommandTests {
     func demoSyncs() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try FixtureHTTPServer(values: ["function.chat.typing_interval_ms": "3500"])
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        demo.arguments = ["--store", store.path, "--server-url", server.url().absoluteString, "--sync-interval", "0.2"]
-        let output = Pipe()
-        demo.standardOutput = output
-        demo.standardError = FileHandle.nullDevice
-        let lines = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.withLock { $0 += text }
-        }
-        try demo.run()
-        defer {
-            demo.terminate()
-            output.fileHandleForReading.readabilityHandler = nil
-        }
+        let demo = try DemoProcess(
+            store: store, arguments: ["--server-url", server.url().absoluteString, "--sync-interval", "0.2"])
         // `poll` looks once more after the deadline: a test process starved of threads by its neighbours may wake
         // only after the output arrived and the deadline passed.
         func wait(for text: String, within seconds: Double = 30) async throws -> Bool {
-            if try await poll(within: seconds, { lines.withLock { $0.contains(text) } }) { return true }
-            Issue.record("no \"\(text)\" in:\n\(lines.withLock { $0 })")
+            if try await demo.wait(for: text, within: seconds) { return true }
+            Issue.record("no \"\(text)\" in:\n\(demo.printed)")
             return false
         }
         #expect(try await wait(for: "server: fresh (1 key)"))
@@ -165,7 +149,7 @@ struct SyncCommandTests {
         #expect(try await wait(for: "4500 (SERVER) -> 100 (OVERRIDDEN)"))
         try server.setValues(["function.chat.typing_interval_ms": "5000"])
         #expect(try await wait(for: "server: 1 key changed in this sync"))
-        #expect(!lines.withLock { $0.contains("-> 5000") }, "the override still wins")
+        #expect(!demo.printed.contains("-> 5000"), "the override still wins")
         let status = try run("status", "--json")
         #expect(try json(status.output)["status"] as? String == "fresh")
         server.stop()

@@ -1,56 +1,34 @@
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A running `config-demo` on a store, whose standard input the test writes (a line opens its profile screen) and
-/// whose output it collects.
-public final class DemoProcess {
+/// A running `config-demo`, whose standard input the test writes (a line opens its profile screen) and whose output
+/// it collects: the one way the tests run the demo beside the menu or the command line. It is a ``ChildProcess``, so
+/// whether it still runs is asked of its own pid, never of Foundation's `Process`.
+public final class DemoProcess: Sendable {
     /// The running demo.
-    public let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let lines = Printed()
-
-    /// What the demo printed, shared with the reading handler.
-    private final class Printed: Sendable {
-        let text = Mutex("")
-    }
+    public let child: ChildProcess
 
     /// Starts `config-demo --store STORE` with more `arguments` (for example `--server-url URL`).
     public convenience init(store: URL, arguments: [String] = []) throws {
         try self.init(arguments: ["--store", store.path] + arguments)
     }
 
-    /// config-demo with `arguments`, and these environment variables changed (`nil` removes one); with `errors`,
-    /// what it writes to standard error is collected too.
+    /// Starts config-demo with `arguments` and these environment variables changed (`nil` removes one); with
+    /// `errors`, what it writes to standard error is collected too.
     public init(arguments: [String], environment: [String: String?] = [:], errors: Bool = false) throws {
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-            .appendingPathComponent("config-demo")
-        process.arguments = arguments
-        if !environment.isEmpty {
-            var variables = ProcessInfo.processInfo.environment
-            for (name, value) in environment { variables[name] = value }
-            process.environment = variables
-        }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors ? output : FileHandle.nullDevice
-        let lines = self.lines
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            lines.text.withLock { $0 += text }
-        }
-        try process.run()
+        child = try ChildProcess(
+            BuiltTools.path("config-demo"), arguments, environment: .changing(environment),
+            standardOutput: .lines, standardError: errors ? .lines : .discard)
     }
 
     /// The demo's process identifier.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.processIdentifier }
 
     /// Everything the demo printed so far.
-    public var printed: String { lines.text.withLock { $0 } }
+    public var printed: String { child.printed }
 
     /// Waits (polling) until the demo printed `text`.
     public func wait(for text: String, within seconds: Double = 60) async throws -> Bool {
@@ -59,28 +37,19 @@ public final class DemoProcess {
 
     /// Presses Enter: the demo opens its profile screen (and reads its keys).
     public func pressEnter() {
-        guard process.isRunning else { return }
-        try? input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+        child.send("")
     }
 
-    /// Sends `signal` and waits (polling) until the process is gone (reaped or a zombie).
+    /// Sends `signal` and waits (polling, up to 20 seconds) until the demo has ended; returns whether it did.
     public func stop(with signal: Int32) async throws -> Bool {
-        kill(pid, signal)
-        return try await poll(within: 20) {
-            guard self.process.isRunning else { return true }
-            let stat = (try? String(contentsOfFile: "/proc/\(self.pid)/stat", encoding: .utf8)) ?? ""
-            return stat.isEmpty || stat.split(separator: ")").last?.split(separator: " ").first == "Z"
-        }
-    }
-
-    deinit {
-        if process.isRunning { kill(pid, SIGKILL) }
-        output.fileHandleForReading.readabilityHandler = nil
-        try? input.fileHandleForWriting.close()
+        child.signal(signal)
+        return await child.exitCode(within: 20) != nil
     }
 }
 
-/// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held.
+/// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held. It looks once more after
+/// the deadline: a test process starved of threads by its neighbours may wake only after the condition came true and
+/// the deadline passed.
 public func poll(within seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {

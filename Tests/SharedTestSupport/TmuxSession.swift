@@ -48,72 +48,14 @@ public final class TmuxSession {
     }
 
     /// The `config-menu` binary built next to the test binary.
-    public static var binary: String {
-        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("config-menu").path),
-            folder.path != "/"
-        {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("config-menu").path
-    }
+    public static var binary: String { BuiltTools.path("config-menu") }
 
-    /// Runs tmux with `posix_spawn` and `waitpid` (Foundation's `Process` can miss the exit of a client whose
-    /// server it forked). With `capture`, returns what tmux printed.
+    /// Runs tmux on the session's server (a ``ChildProcess``: Foundation's `Process` can miss the exit of a client
+    /// whose server it forked). With `capture`, returns what tmux printed.
     @discardableResult
     public func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
         let path = Self.which("tmux") ?? "/usr/bin/tmux"
-        var pipeEnds: [Int32] = [-1, -1]
-        if capture { guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        if capture {
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        }
-        // The test runner's threads block some signals, and a spawned process inherits the mask: start tmux (and so
-        // the shell and the menu) with every signal unblocked and at its default, as a login shell would be.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        var allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path, "-L", socket] + arguments).map { strdup($0) } + [nil]
-        defer {
-            for argument in argv { free(argument) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-        if capture { close(pipeEnds[1]) }
-        guard spawned == 0 else {
-            if capture { close(pipeEnds[0]) }
-            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT)
-        }
-        var output = [UInt8]()
-        if capture {
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = read(pipeEnds[0], &buffer, buffer.count)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                output += buffer[0..<count]
-            }
-            close(pipeEnds[0])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return String(decoding: output, as: UTF8.self)
+        return try ChildProcess.run(path, ["-L", socket] + arguments, standardOutput: capture ? nil : .discard).output
     }
 
     /// Types `text` literally.

@@ -4,60 +4,40 @@ public import Foundation
     import Glibc
 #endif
 
-/// What a tool that ran to its end left: its exit status, its standard output and error.
-public struct ToolRun {
-    /// The exit status.
-    public var status: Int32
-    /// What it wrote to standard output.
-    public var output: String
-    /// What it wrote to standard error.
-    public var error: String
+/// The executables built beside the test binary: `config-menu`, `config-demo`, `store-test-helper`, ...
+public enum BuiltTools {
+    /// The folder that holds them: the nearest folder above the test binary with a `config-menu` in it.
+    public static let folder: URL = {
+        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("config-menu").path),
+            folder.path != "/"
+        {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder
+    }()
 
-    /// A run's outcome.
-    public init(status: Int32, output: String, error: String) {
-        self.status = status
-        self.output = output
-        self.error = error
-    }
+    /// The path of the built `tool`.
+    public static func path(_ tool: String) -> String { folder.appendingPathComponent(tool).path }
 }
 
-/// Runs the real `config-menu` binary without a terminal.
-public func configMenu(_ arguments: [String]) throws -> ToolRun { try runTool("config-menu", arguments) }
-
-/// Runs the built `tool` (`config-menu` or `config-demo`) with `arguments`. `environment` changes this process's
-/// environment for it (a `nil` value removes the variable) and `directory` is its working directory. A tool still
-/// running after `timeout` seconds (config-demo runs until stopped) is terminated.
+/// Runs the built `tool` (`config-menu`, `config-demo`, `store-test-helper`) to its end, without a terminal: its
+/// standard input is `input` or `/dev/null`, its output is collected (or goes to `standardOutput`). `directory` is
+/// its working directory. A tool still running after `timeout` seconds (config-demo runs until stopped) gets
+/// `timeoutSignal`.
 public func runTool(
-    _ tool: String, _ arguments: [String], environment: [String: String?] = [:], directory: URL? = nil,
-    timeout: Double? = nil
+    _ tool: String, _ arguments: [String], environment: ChildProcess.Environment = .current, directory: URL? = nil,
+    input: Data? = nil, standardOutput: ChildProcess.Output? = nil, timeout: Double? = nil,
+    timeoutSignal: Int32 = SIGTERM
 ) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxSession.binary).deletingLastPathComponent()
-        .appendingPathComponent(tool)
-    process.arguments = arguments
-    if !environment.isEmpty {
-        var variables = ProcessInfo.processInfo.environment
-        for (name, value) in environment { variables[name] = value }
-        process.environment = variables
-    }
-    if let directory { process.currentDirectoryURL = directory }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    if let timeout {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ToolRun(
-        status: process.terminationStatus,
-        output: String(decoding: outputData, as: UTF8.self),
-        error: String(decoding: errorData, as: UTF8.self)
-    )
+    try ChildProcess.run(
+        BuiltTools.path(tool), arguments, environment: environment, directory: directory?.path, input: input,
+        standardOutput: standardOutput, timeout: timeout, timeoutSignal: timeoutSignal)
+}
+
+/// Runs the real `config-menu` binary to its end, without a terminal.
+public func configMenu(
+    _ arguments: [String], environment: ChildProcess.Environment = .current, standardOutput: ChildProcess.Output? = nil
+) throws -> ToolRun {
+    try runTool("config-menu", arguments, environment: environment, standardOutput: standardOutput)
 }
