@@ -34,10 +34,6 @@ package struct BrowseScreen: MenuComponent {
         case .focusKeys: state.focus = .keys
         case .focusModules: state.focus = .modules
         case .activate where inModules: state.focus = .keys
-        case .startFilter:
-            state.focus = .keys
-            state.filters.searchEverywhere = false
-            return .go(.filtering(FilterBar(previous: state.filters.query)))
         case .toggleModulePane:
             state.modulePaneShown = !state.layout.showsModules
             if !state.modulePaneShown! { state.focus = .keys }
@@ -75,15 +71,6 @@ package struct BrowseScreen: MenuComponent {
             } else if intent == .toggle {
                 state.nothingSelected()
             }
-        case .editNote:
-            let name =
-                state.selectedKey.map { state.data.table.keys[$0].descriptor.name }
-                ?? state.selectedOrphan.map { state.data.orphans[$0].name }
-            guard let name, let entry = state.currentOverride(name) else {
-                state.inform("A note goes with an override: set one first, then n")
-                break
-            }
-            return .go(.editingNote(NoteEditor(name: name, note: entry.note)))
         case .externalEdit:
             guard let key = state.selectedKey else {
                 state.nothingSelected()
@@ -109,8 +96,6 @@ package struct BrowseScreen: MenuComponent {
             }
         case .undo:
             return .stay(state.undo())
-        case .chooseExpiry:
-            return ExpiryMenu.open(&state)
         case .pruneExpired:
             let count = state.data.expiredCount
             if count == 0 {
@@ -120,10 +105,6 @@ package struct BrowseScreen: MenuComponent {
             }
         case .showDetails:
             return Pager.openDetails(&state, returnTo: .browsing)
-        case .openHistory:
-            return HistoryView.open(state)
-        case .openScenarios:
-            return ScenariosView.open(&state)
         case .click(let x, let y):
             Self.click(&state, x: x, y: y)
         case .wheel(let delta, let x, let y):

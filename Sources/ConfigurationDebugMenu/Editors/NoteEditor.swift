@@ -2,7 +2,7 @@ import ServiceConfiguration
 
 /// The one-line editor for an override's note ("QA scenario 12"), opened with `n` in place of the details pane.
 /// Saving keeps the override's value and metadata and replaces only its note; an empty note removes it.
-package struct NoteEditor: MenuComponent {
+package struct NoteEditor: OpenableComponent {
     /// The key (or orphan) whose override is annotated.
     package var name: String
     /// The text field.
@@ -18,6 +18,18 @@ package struct NoteEditor: MenuComponent {
 
     /// Whether the text differs from the note the editor opened with.
     package var isChanged: Bool { field.string != original }
+
+    /// `n`: the note editor for the selected key's (or orphan's) override.
+    package static func open(_ menu: inout MenuState) -> MenuOutcome {
+        let name =
+            menu.selectedKey.map { menu.data.table.keys[$0].descriptor.name }
+            ?? menu.selectedOrphan.map { menu.data.orphans[$0].name }
+        guard let name, let entry = menu.currentOverride(name) else {
+            menu.inform("A note goes with an override: set one first, then n")
+            return .stay
+        }
+        return .go(.editingNote(NoteEditor(name: name, note: entry.note)))
+    }
 
     package var mode: MenuState.Mode { .editingNote(self) }
 
@@ -56,6 +68,11 @@ package struct NoteEditor: MenuComponent {
         let hint = "Enter saves (an empty note removes it) · Esc closes · \(count) of \(limit) bytes"
         grid.write(hint, in: content.row(1), style: count > limit ? theme.problem : theme.muted)
     }
+}
+
+extension MenuIntent {
+    /// Open the note editor for the selected key's override.
+    package static let editNote = MenuIntent.open(ComponentType(NoteEditor.self))
 }
 
 extension Keymap {

@@ -2,7 +2,7 @@ package import ServiceConfiguration
 
 /// The choices of when the selected override expires (`x`): never, for a while, until the server value changes,
 /// or until a program version (typed next).
-package struct ExpiryMenu: MenuComponent {
+package struct ExpiryMenu: OpenableComponent {
     /// The key whose override expires, by index in the ``KeyTable``.
     package var key: Int
     /// The override's rule now.
@@ -24,7 +24,7 @@ package struct ExpiryMenu: MenuComponent {
     }
 
     /// `x`: the expiry menu for the selected key's override.
-    static func open(_ state: inout MenuState) -> MenuOutcome {
+    package static func open(_ state: inout MenuState) -> MenuOutcome {
         guard let key = state.selectedKey else {
             state.inform(
                 state.selectedOrphan != nil
@@ -89,6 +89,11 @@ package struct ExpiryMenu: MenuComponent {
                 in: inner.row(inner.height - 1).inset(left: 1, right: 1), style: theme.problem)
         }
     }
+}
+
+extension MenuIntent {
+    /// Choose when the selected override expires.
+    package static let chooseExpiry = MenuIntent.open(ComponentType(ExpiryMenu.self))
 }
 
 extension Keymap {

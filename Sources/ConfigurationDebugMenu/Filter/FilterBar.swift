@@ -1,11 +1,18 @@
 /// The filter prompt in the footer while a filter is typed: `/query`, the caret, and the filter's keys. The query
 /// itself lives in the menu's ``KeyFilters`` (the list narrows as it is typed).
-package struct FilterBar: MenuComponent {
+package struct FilterBar: OpenableComponent {
     /// The query when typing started.
     package var previous: String
 
     package init(previous: String) {
         self.previous = previous
+    }
+
+    /// `/`: the filter bar, the list focused, searching the selected module again.
+    package static func open(_ menu: inout MenuState) -> MenuOutcome {
+        menu.focus = .keys
+        menu.filters.searchEverywhere = false
+        return .go(.filtering(FilterBar(previous: menu.filters.query)))
     }
 
     package var mode: MenuState.Mode { .filtering(self) }
@@ -55,6 +62,11 @@ package struct FilterBar: MenuComponent {
         }
         Footer.drawHints(&grid, Keymap.filtering.bindings, context: HintContext(state), in: rest, theme: theme)
     }
+}
+
+extension MenuIntent {
+    /// Start typing a filter.
+    package static let startFilter = MenuIntent.open(ComponentType(FilterBar.self))
 }
 
 extension Keymap {

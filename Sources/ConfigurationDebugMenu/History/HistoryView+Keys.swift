@@ -1,3 +1,8 @@
+extension MenuIntent {
+    /// Show the history of changes.
+    package static let openHistory = MenuIntent.open(ComponentType(HistoryView.self))
+}
+
 extension Keymap {
     /// The history's keys: moving over the changes, undoing the selected one, narrowing to the selected key.
     package static let history = Keymap(

@@ -2,7 +2,7 @@ import ServiceConfiguration
 
 extension HistoryView {
     /// `H`: the history of changes, with the key selected in the list as the one `f` narrows to.
-    static func open(_ state: MenuState) -> MenuOutcome {
+    package static func open(_ state: inout MenuState) -> MenuOutcome {
         let name =
             state.selectedKey.map { state.data.table.keys[$0].descriptor.name }
             ?? state.selectedOrphan.map { state.data.orphans[$0].name }

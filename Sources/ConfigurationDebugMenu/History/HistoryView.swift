@@ -3,7 +3,7 @@ package import ServiceConfiguration
 
 /// The history of changes, newest first: when, who (this menu, the command line, a program, a hand edit), what; the
 /// selected change in full below. `f` narrows it to the key selected in the list, `u` undoes the selected change.
-package struct HistoryView: MenuComponent {
+package struct HistoryView: OpenableComponent {
     /// The selected row.
     package var selection = 0
     /// The first row shown.

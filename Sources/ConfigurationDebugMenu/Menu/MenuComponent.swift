@@ -45,6 +45,31 @@ extension MenuComponent {
     package func unsavedWork(in menu: MenuState) -> String? { nil }
 }
 
+/// A component a key opens from another one — the filter bar, the note editor, the expiry menu, the history, the
+/// scenarios: how it opens, from the menu as it is. A key bound to ``MenuIntent/open(_:)`` with its type opens it
+/// wherever that key map applies (the reducer handles the intent for every component), so the component that has
+/// the key does not need to know it.
+package protocol OpenableComponent: MenuComponent {
+    /// Opens the component (`.go` to its mode), or says why it cannot (`.stay`, with a status).
+    static func open(_ menu: inout MenuState) -> MenuOutcome
+}
+
+/// The type of an ``OpenableComponent``, as ``MenuIntent/open(_:)`` carries it: equal when the types are.
+package struct ComponentType: Equatable, Sendable, CustomStringConvertible {
+    /// The component's type.
+    package let type: any OpenableComponent.Type
+
+    package init(_ type: any OpenableComponent.Type) {
+        self.type = type
+    }
+
+    package static func == (lhs: ComponentType, rhs: ComponentType) -> Bool {
+        ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+    }
+
+    package var description: String { String(describing: type) }
+}
+
 /// What a component's update leads to: who has the keyboard next, and the effects to run.
 package struct MenuOutcome: Equatable, Sendable {
     /// Who has the keyboard next.

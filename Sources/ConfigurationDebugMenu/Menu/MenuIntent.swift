@@ -17,8 +17,6 @@ package enum MenuIntent: Equatable, Sendable {
     case focusModules
 
     // Filtering
-    /// Start typing a filter.
-    case startFilter
     /// Add text to the filter (one typed character, or a whole paste).
     case filterInsert(String)
     /// Delete the filter's last character.
@@ -51,8 +49,6 @@ package enum MenuIntent: Equatable, Sendable {
     case activate
     /// Open the selected key's value in `$EDITOR`.
     case externalEdit
-    /// Open the note editor for the selected key's override.
-    case editNote
     /// Remove the selected key's override.
     case resetSelected
     /// Ask to remove every override of the selected scope.
@@ -65,8 +61,6 @@ package enum MenuIntent: Equatable, Sendable {
     case step(Int)
     /// Sync the server values now.
     case syncNow
-    /// Choose when the selected override expires.
-    case chooseExpiry
     /// In an editor: step through when the saved override expires.
     case cycleExpiry
     /// Ask to remove every expired override.
@@ -77,10 +71,6 @@ package enum MenuIntent: Equatable, Sendable {
     case showDetails
     /// Show the message log: every status, warning and error shown, whole, newest first (or close it).
     case showMessages
-    /// Show the history of changes.
-    case openHistory
-    /// Show the scenarios folder.
-    case openScenarios
     /// Close the history or scenarios view.
     case closeView
     /// In the history: show only the changes of the key selected in the list, or every change again.
@@ -121,6 +111,12 @@ package enum MenuIntent: Equatable, Sendable {
     case closeHelp
     /// Leave the menu.
     case quit
+
+    // Components
+    /// Open a component that a key opens from another one (``OpenableComponent``): the filter bar, the note editor,
+    /// the expiry menu, the history, the scenarios. The intents that name one are declared beside it
+    /// (``startFilter``, ``editNote``, ``chooseExpiry``, ``openHistory``, ``openScenarios``).
+    case open(ComponentType)
 
     // The mouse
     /// A mouse click.

@@ -33,21 +33,26 @@ package enum MenuReducer {
         switch outcome.next {
         case .stay: state.mode = component.mode
         case .go(let mode): state.mode = mode
-        case .ignored: if let intent { shared(intent, of: component, in: &state) }
+        case .ignored: if let intent { return shared(intent, of: component, in: &state) }
         }
         return outcome.effects
     }
 
     /// The keys every component may bind, handled alike wherever its key map binds them: `?` opens the help of the
-    /// keys that apply now over the current screen, `L` the message log.
-    private static func shared(_ intent: MenuIntent, of component: any MenuComponent, in state: inout MenuState) {
+    /// keys that apply now over the current screen, `L` the message log, and a key bound to
+    /// ``MenuIntent/open(_:)`` the component it names.
+    private static func shared(_ intent: MenuIntent, of component: any MenuComponent, in state: inout MenuState)
+        -> [MenuEffect]
+    {
         let keymap = component.keymap(in: state)
-        guard keymap.binds(intent) else { return }
+        guard keymap.binds(intent) else { return [] }
         switch intent {
         case .help: state.mode = .help(HelpScreen(context: keymap, returnTo: state.mode))
         case .showMessages: state.mode = .paging(Pager(.messages, returnTo: state.mode))
+        case .open(let opened): return follow(opened.type.open(&state), of: component, after: nil, in: &state)
         default: break
         }
+        return []
     }
 
     /// `q` and Ctrl-C: asks first when an edit would be lost or changes are not saved yet (a second quit then

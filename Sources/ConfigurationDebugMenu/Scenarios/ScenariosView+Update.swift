@@ -2,7 +2,7 @@ import ServiceConfiguration
 
 extension ScenariosView {
     /// `i`: the scenarios view, read from the folder by the runtime.
-    static func open(_ state: inout MenuState) -> MenuOutcome {
+    package static func open(_ state: inout MenuState) -> MenuOutcome {
         guard state.data.scenariosFolder != nil else {
             state.inform("No scenarios folder: start the menu with --profiles DIR")
             return .stay
@@ -67,6 +67,11 @@ extension ScenariosView {
         selection = min(selection, max(0, listing.scenarios.count - 1))
         return .stay
     }
+}
+
+extension MenuIntent {
+    /// Show the scenarios folder.
+    package static let openScenarios = MenuIntent.open(ComponentType(ScenariosView.self))
 }
 
 extension Keymap {

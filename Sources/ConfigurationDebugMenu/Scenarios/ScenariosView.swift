@@ -4,7 +4,7 @@ package import ServiceConfiguration
 /// The scenarios folder: its profiles on the left, and what applying the selected one would change on the right
 /// (added, removed, changed, with values). Enter applies it (after a question), `m` switches between merging it into
 /// the overrides and replacing them, `s` saves the current overrides as a new scenario.
-package struct ScenariosView: MenuComponent {
+package struct ScenariosView: OpenableComponent {
     /// The folder as last read; `nil` while it is being read.
     package var listing: ScenarioListing?
     /// The selected scenario.
