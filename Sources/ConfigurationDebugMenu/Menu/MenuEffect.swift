@@ -1,6 +1,6 @@
 package import ServiceConfiguration
 
-/// Work the reducer asks the runtime to do; its outcome comes back as an action. The runtime does the work on the
+/// Work the reducer asks the runtime to do; its outcome comes back as ``MenuFeedback``. The runtime does the work on the
 /// store off the input thread, one piece at a time in the order asked (a change waits for the one before it, and
 /// for the store to answer again after one it did not answer); each change carries the id of its pending change.
 package enum MenuEffect: Equatable, Sendable {

@@ -2,9 +2,10 @@ import ServiceConfiguration
 
 /// The whole state of the debug menu: one value, compared in tests, changed only by ``MenuReducer``.
 ///
-/// Each interactive piece keeps its own state in a component (``KeyList``, ``ModulePane``, ``ValueEditor``,
-/// ``JSONEditor``, ``Picker``, ``HelpScreen``, ...); the mode says which one has the keyboard and carries exactly
-/// the data that mode needs, so no impossible state exists.
+/// Each interactive piece keeps its own state in a component (``MenuComponent``: ``ValueEditor``, ``JSONEditor``,
+/// ``Picker``, ``HelpScreen``, ...); the mode says which one has the keyboard and carries exactly the data that mode
+/// needs, so no impossible state exists. What the browse screen shows — the key list, the module pane's scroll
+/// position, the filters, the focused pane — is kept here, as other components change it too.
 package struct MenuState: Equatable, Sendable {
     /// Which pane has the keyboard while browsing.
     package enum Pane: Equatable, Sendable {

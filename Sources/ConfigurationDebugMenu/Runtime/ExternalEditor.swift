@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Runs `$VISUAL`/`$EDITOR` (or `vi`) on a value in a private temporary file, with the terminal handed over, and
-/// reports what came back as an action.
+/// reports what came back as feedback.
 ///
 /// The editor runs in the menu's own process group, which is the terminal's foreground group, so it can read the
 /// keyboard (Foundation's `Process` starts children in a new session, where an interactive editor gets `EIO` on its

@@ -3,7 +3,7 @@ import ServiceConfiguration
 
 /// Does the menu's work on the store — saving changes, undoing, pruning, applying and saving scenarios, reading the
 /// history for an undo — one piece at a time, in the order asked, on a thread of its own, so the input thread never
-/// waits for the store (an etcd that hangs takes 5 s to time out). The outcome of each piece comes back as actions
+/// waits for the store (an etcd that hangs takes 5 s to time out). The outcome of each piece comes back as feedback
 /// (``takeResults()``), which the loop gives the reducer.
 ///
 /// A change the store does not answer in time (``OverrideStoreError/Kind/outcomeUnknown``) is reported as
