@@ -1,6 +1,6 @@
 /// The multi-line JSON editor: lines, a caret, scrolling, live validation of the whole text, drawn over the
 /// whole screen.
-package struct JSONEditor: MenuComponent {
+package struct JSONEditor: KeyValueEditor {
     /// The key being edited, by index in the ``KeyTable``.
     package var key: Int
     /// The lines.
@@ -43,13 +43,8 @@ package struct JSONEditor: MenuComponent {
     package func keymap(in menu: MenuState) -> Keymap { .editingJSON }
 
     package mutating func update(_ intent: MenuIntent, menu: inout MenuState) -> MenuOutcome {
+        if let outcome = updateValue(intent, menu: &menu) { return outcome }
         switch intent {
-        case .editSave:
-            return menu.save(key: key, validation, changedElsewhere: changedElsewhere, expiry: expiry, editor: mode)
-        case .editCancel:
-            return menu.cancelEdit(menu.data.table.keys[key].descriptor.name, changed: isChanged, editor: mode)
-        case .cycleExpiry:
-            expiry = ExpiryChoice.next(after: expiry)
         case .externalEdit:
             return .stay([
                 .openExternalEditor(
@@ -62,18 +57,6 @@ package struct JSONEditor: MenuComponent {
             validation = menu.validate(key, text)
         }
         return .stay
-    }
-
-    package mutating func receive(_ feedback: MenuFeedback, before: MenuData, menu: inout MenuState) -> MenuOutcome {
-        guard case .refreshed(let update) = feedback, let theirs = menu.changedValue(key, in: update) else {
-            return .ignored
-        }
-        changedElsewhere = theirs
-        return .stay
-    }
-
-    package func unsavedWork(in menu: MenuState) -> String? {
-        isChanged ? menu.data.table.keys[key].descriptor.name : nil
     }
 
     /// Applies an editing intent, keeping the caret within `visibleRows` rows; returns `false` for any other intent.

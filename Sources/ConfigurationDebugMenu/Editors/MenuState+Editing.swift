@@ -94,6 +94,53 @@ extension MenuState {
     }
 }
 
+/// An editor of a key's value (the one-line editor, the JSON editor): the text checked with the key's decoding as it
+/// is typed, saved with an expiry (Ctrl-T), closed only after asking when it was changed, and told when another
+/// process changes the key meanwhile. What they share is implemented once, here.
+protocol KeyValueEditor: MenuComponent {
+    /// The key being edited, by index in the ``KeyTable``.
+    var key: Int { get }
+    /// The text checked with the key's own decoding.
+    var validation: Validation { get }
+    /// The key's new value when another process changed it while the editor was open.
+    var changedElsewhere: String? { get set }
+    /// When the saved override expires (Ctrl-T); `nil`: as before.
+    var expiry: ExpiryChoice? { get set }
+    /// Whether the text differs from what the editor opened with.
+    var isChanged: Bool { get }
+}
+
+extension KeyValueEditor {
+    /// Save, cancel and Ctrl-T, alike in both editors; `nil` for any other intent (the editor's own).
+    mutating func updateValue(_ intent: MenuIntent, menu: inout MenuState) -> MenuOutcome? {
+        switch intent {
+        case .editSave:
+            return menu.save(key: key, validation, changedElsewhere: changedElsewhere, expiry: expiry, editor: mode)
+        case .editCancel:
+            return menu.cancelEdit(menu.data.table.keys[key].descriptor.name, changed: isChanged, editor: mode)
+        case .cycleExpiry:
+            expiry = ExpiryChoice.next(after: expiry)
+            return .stay
+        default:
+            return nil
+        }
+    }
+
+    /// A change made elsewhere to the key: the editor says so, and saving asks first.
+    package mutating func receive(_ feedback: MenuFeedback, before: MenuData, menu: inout MenuState) -> MenuOutcome {
+        guard case .refreshed(let update) = feedback, let theirs = menu.changedValue(key, in: update) else {
+            return .ignored
+        }
+        changedElsewhere = theirs
+        return .stay
+    }
+
+    /// The key's name, when the text was changed.
+    package func unsavedWork(in menu: MenuState) -> String? {
+        isChanged ? menu.data.table.keys[key].descriptor.name : nil
+    }
+}
+
 extension ExpiryChoice {
     /// The editor's next expiry (Ctrl-T): as before → 1 h → 8 h → 1 day → until the server changes → never → as
     /// before.

@@ -2,7 +2,7 @@ import ServiceConfiguration
 
 /// The one-line editor for text and number values, opened in place of the details pane: the field, the value as
 /// the key decodes it (or why it cannot), and the default.
-package struct ValueEditor: MenuComponent {
+package struct ValueEditor: KeyValueEditor {
     /// The key being edited, by index in the ``KeyTable``.
     package var key: Int
     /// The text field.
@@ -33,30 +33,10 @@ package struct ValueEditor: MenuComponent {
     package func keymap(in menu: MenuState) -> Keymap { .editing }
 
     package mutating func update(_ intent: MenuIntent, menu: inout MenuState) -> MenuOutcome {
-        switch intent {
-        case .editSave:
-            return menu.save(key: key, validation, changedElsewhere: changedElsewhere, expiry: expiry, editor: mode)
-        case .editCancel:
-            return menu.cancelEdit(menu.data.table.keys[key].descriptor.name, changed: isChanged, editor: mode)
-        case .cycleExpiry:
-            expiry = ExpiryChoice.next(after: expiry)
-        default:
-            guard field.update(intent) else { return .ignored }
-            validation = menu.validate(key, field.string)
-        }
+        if let outcome = updateValue(intent, menu: &menu) { return outcome }
+        guard field.update(intent) else { return .ignored }
+        validation = menu.validate(key, field.string)
         return .stay
-    }
-
-    package mutating func receive(_ feedback: MenuFeedback, before: MenuData, menu: inout MenuState) -> MenuOutcome {
-        guard case .refreshed(let update) = feedback, let theirs = menu.changedValue(key, in: update) else {
-            return .ignored
-        }
-        changedElsewhere = theirs
-        return .stay
-    }
-
-    package func unsavedWork(in menu: MenuState) -> String? {
-        isChanged ? menu.data.table.keys[key].descriptor.name : nil
     }
 
     /// Draws the editor in `box` and places the caret.

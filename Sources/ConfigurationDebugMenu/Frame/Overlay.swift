@@ -8,3 +8,16 @@ func overlayBox(
     grid.box(rect, title: title, style: theme.overlayBorder)
     return rect
 }
+
+/// On the bottom border of `box`, for a text of `count` lines scrolled to `first` with `visible` on screen: where to
+/// go for more (`↓ j/PgDn: more`, or back up at the end) on the left, the lines shown (`1–31 of 49`) on the right.
+/// Nothing when everything fits.
+func drawScrollMarks(
+    _ grid: inout ScreenGrid, on box: Rect, first: Int, visible: Int, count: Int, style: CellStyle
+) {
+    guard count > visible else { return }
+    let more = first + visible < count ? " ↓ j/PgDn: more " : " ↑ k/PgUp: back "
+    let position = " \(first + 1)–\(min(count, first + visible)) of \(count) "
+    grid.write(more, x: box.x + 2, y: box.maxY - 1, style: style)
+    grid.write(position, x: box.maxX - TextWidth.of(position) - 2, y: box.maxY - 1, style: style)
+}

@@ -78,12 +78,8 @@ package struct HelpScreen: MenuComponent {
             grid.write(line.keys, x: row.x, y: row.y, style: theme.key, maxX: row.x + keyWidth)
             grid.write(line.text, x: row.x + keyWidth, y: row.y, style: theme.text, maxX: row.maxX)
         }
-        if lines.count > visible {
-            let more = scroll + visible < lines.count ? " ↓ j/PgDn: more " : " ↑ k/PgUp: back "
-            let position = " \(scroll + 1)–\(min(lines.count, scroll + visible)) of \(lines.count) "
-            grid.write(more, x: box.x + 2, y: box.maxY - 1, style: theme.overlayBorder)
-            grid.write(position, x: box.maxX - TextWidth.of(position) - 2, y: box.maxY - 1, style: theme.overlayBorder)
-        }
+        drawScrollMarks(
+            &grid, on: box, first: scroll, visible: visible, count: lines.count, style: theme.overlayBorder)
     }
 }
 

@@ -126,11 +126,8 @@ package struct Pager: MenuComponent {
         for (offset, line) in lines.dropFirst(first).prefix(rows.height).enumerated() {
             grid.write(segments: line, in: rows.row(offset), ellipsisStyle: theme.muted)
         }
-        guard lines.count > rows.height else { return }
-        let more = first + rows.height < lines.count ? " ↓ j/PgDn: more " : " ↑ k/PgUp: back "
-        let position = " \(first + 1)–\(min(lines.count, first + rows.height)) of \(lines.count) "
-        grid.write(more, x: body.x + 2, y: body.maxY - 1, style: theme.focusedBorder)
-        grid.write(position, x: body.maxX - TextWidth.of(position) - 2, y: body.maxY - 1, style: theme.focusedBorder)
+        drawScrollMarks(
+            &grid, on: body, first: first, visible: rows.height, count: lines.count, style: theme.focusedBorder)
     }
 }
 
