@@ -156,6 +156,8 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
+        // The terminal menu: its reducer, screens and components, and the real binary driven in tmux (which needs
+        // config-menu and config-demo built; these tests do not import the tool's code).
         .testTarget(
             name: "ConfigurationDebugMenuTests",
             dependencies: [
@@ -163,6 +165,15 @@ let package = Package(
                 "config-menu", "config-demo", "SharedTestSupport",
             ],
             exclude: ["Screens", "Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        // The config-menu command-line tool's commands (and config-demo's), run as real processes.
+        .testTarget(
+            name: "ConfigMenuCommandTests",
+            dependencies: [
+                "config-menu", "config-demo", "store-test-helper", "ServiceConfiguration", "SharedTestSupport",
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -23,21 +23,11 @@ struct BigReportEndToEndTests {
         let session = try TmuxSession(width: 120, height: 32)
         let store = session.home.appendingPathComponent("state/overrides.json")
         let programs = session.home.appendingPathComponent("state/programs")
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        writer.arguments = ["python3", Self.writer.path, programs.path, store.path, "100000"]
-        let output = Pipe()
-        writer.standardOutput = output
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
-        defer {
-            // SIGKILL: the test runner blocks SIGTERM in the threads a child inherits its signal mask from.
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
-        }
+        let writer = try ChildProcess(
+            "/usr/bin/env", ["python3", Self.writer.path, programs.path, store.path, "100000"], standardError: .discard)
         // The first report is written before the menu starts, so its start reads one too.
-        let first = output.fileHandleForReading.availableData
-        #expect(String(decoding: first, as: UTF8.self).contains("written 1"))
+        #expect(try await poll(within: 60) { !writer.lines.isEmpty })
+        #expect(writer.lines.first?.contains("written 1") == true, "\(writer.lines)")
         let size =
             (try FileManager.default.contentsOfDirectory(atPath: programs.path))
             .compactMap {

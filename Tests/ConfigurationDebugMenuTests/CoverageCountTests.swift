@@ -5,7 +5,7 @@ import Testing
 @testable import ConfigurationDebugMenu
 
 /// The count of keys read is of the catalog shown: a program that read keys of another catalog does not make the
-/// menu or `config-menu coverage` claim more keys read than the catalog has.
+/// menu claim more keys read than the catalog has (`config-menu coverage`: `CoverageCountCommandTests`).
 @Suite("Read counts count the catalog's keys only")
 struct CoverageCountTests {
     static let start = Date(timeIntervalSince1970: 1_764_425_100)
@@ -32,24 +32,5 @@ struct CoverageCountTests {
         let text = MenuRenderer(colors: false).render(state).text
         #expect(text.contains("· 2 read by other-app (ended)"), "\(text.prefix(300))")
         #expect(!text.contains("2002 read"))
-    }
-
-    @Test("config-menu coverage: read (2 of 55 keys; 2000 more keys not in this catalog)")
-    func commandHeading() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "coverage-count-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = folder.appendingPathComponent("overrides.json")
-        let programs = ProgramReports.folder(forStoreAt: store)
-        try FileManager.default.createDirectory(at: programs, withIntermediateDirectories: true)
-        var report = Self.report(
-            reading: ["function.album.like.enabled", "function.chat.typing_interval_ms"] + Self.outside)
-        report.storePath = ProgramReports.resolvedStorePath(store).path
-        try report.encoded().write(to: programs.appendingPathComponent("other-app-4242-1.json"))
-        let run = try configMenu(["coverage", "--store", store.path])
-        #expect(run.status == 0, "\(run.error)")
-        #expect(
-            run.output.contains("read (2 of 55 keys; 2000 more keys not in this catalog):"), "\(run.output.prefix(600))"
-        )
     }
 }

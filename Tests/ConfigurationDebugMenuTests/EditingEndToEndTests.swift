@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Testing
 
 /// Editing in the real binary, in tmux: a real interactive `vi`, keys that arrive as escape sequences, a change
@@ -180,13 +181,7 @@ struct EditingEndToEndTests {
         try await session.waitFor("Edit function.album.max_photos")
         try session.press("C-u")
         try session.type("777")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = ["set", "function.album.max_photos", "123", "--store", store.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try configMenu(["set", "function.album.max_photos", "123", "--store", store.path]).status == 0)
         try await session.waitFor("changed elsewhere to 123 while you edit")
         try session.press("Enter")
         try await session.waitFor("was changed elsewhere to 123 while you edited. Save yours over it?")

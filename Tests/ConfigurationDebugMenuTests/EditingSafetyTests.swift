@@ -53,8 +53,8 @@ struct EditingSafetyTests {
 
     @Test("an unknown escape sequence or a paste is never Esc: the editor stays open")
     func unknownKeys() throws {
-        #expect(Keymap.action(for: .unknown("\u{1B}[99~"), in: .editing) == nil)
-        #expect(Keymap.action(for: .unknown("\u{1B}x"), in: .editingJSON) == nil)
+        #expect(Keymap.editing.action(for: .unknown("\u{1B}[99~")) == nil)
+        #expect(Keymap.editingJSON.action(for: .unknown("\u{1B}x")) == nil)
         #expect(EscapeSequence.decode(Array("[1~")) == .complete(.home))
         #expect(EscapeSequence.decode(Array("[4~")) == .complete(.end))
         #expect(EscapeSequence.decode(Array("OH")) == .complete(.home))
@@ -62,8 +62,8 @@ struct EditingSafetyTests {
         #expect(EscapeSequence.decode(Array("[200~")) == .pasteStart)
         #expect(EscapeSequence.decode(Array("[1")) == .incomplete)
         #expect(EscapeSequence.decode(Array("[99~")) == .complete(.unknown("\u{1B}[99~")))
-        #expect(Keymap.action(for: .paste("a\nb"), in: .editing) == .editInsert("a b"), "no Enter from a paste")
-        #expect(Keymap.action(for: .paste("a\nb"), in: .editingJSON) == .editInsert("a\nb"))
+        #expect(Keymap.editing.action(for: .paste("a\nb")) == .editInsert("a b"), "no Enter from a paste")
+        #expect(Keymap.editingJSON.action(for: .paste("a\nb")) == .editInsert("a\nb"))
     }
 
     @Test("a key changed elsewhere while its editor is open: the editor says so and saving asks first")

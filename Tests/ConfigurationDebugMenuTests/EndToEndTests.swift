@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Testing
 
 /// Undo through the journal, the history and scenarios in the real binary, in tmux.
@@ -41,13 +42,7 @@ struct LifecycleEndToEndTests {
         try await session.waitFor("Undone: set function.album.like.enabled")
         #expect(value(store, "function.album.like.enabled") == nil)
         // Another process (the command line) changes a key; u names it and puts back what was there.
-        let cli = Process()
-        cli.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        cli.arguments = ["set", "function.chat.typing_interval_ms", "5000", "--store", store.path]
-        cli.standardOutput = FileHandle.nullDevice
-        try cli.run()
-        cli.waitUntilExit()
-        #expect(cli.terminationStatus == 0)
+        #expect(try configMenu(["set", "function.chat.typing_interval_ms", "5000", "--store", store.path]).status == 0)
         try await session.waitFor("Changed elsewhere: function.chat.typing_interval_ms")
         try session.press("u")
         try await session.waitFor("Undo the change by cli (pid")
@@ -121,13 +116,7 @@ struct LifecycleEndToEndTests {
         #expect(abs(expiresAt.timeIntervalSinceNow - 3600) < 120, "stored as the time it expires, an hour from now")
         #expect(try session.screen().contains("expires at"))
         // Another process sets a key while the menu runs.
-        let cli = Process()
-        cli.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        cli.arguments = ["set", "function.network.retry_count", "7", "--store", store.path]
-        cli.standardOutput = FileHandle.nullDevice
-        try cli.run()
-        cli.waitUntilExit()
-        #expect(cli.terminationStatus == 0)
+        #expect(try configMenu(["set", "function.network.retry_count", "7", "--store", store.path]).status == 0)
         try await session.waitFor("Changed elsewhere: function.network.retry_count")
         // H: the history lists the expiry change (this menu's) under the other process's change.
         try session.press("H")

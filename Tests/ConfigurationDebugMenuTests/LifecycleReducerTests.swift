@@ -275,7 +275,9 @@ struct LifecycleReducerTests {
     @Test("s in the scenarios view asks for a name; a bad name is refused in place; Esc goes back")
     func saveScenario() throws {
         var state = try MenuFixture.state()
-        reduce(&state, .openScenarios, .scenariosLoaded(MenuFixture.scenarios), .saveScenarioAs)
+        reduce(&state, .openScenarios)
+        reduce(&state, .scenariosLoaded(MenuFixture.scenarios))
+        reduce(&state, .saveScenarioAs)
         guard case .prompting(let prompt) = state.mode else {
             Issue.record("expected a prompt")
             return

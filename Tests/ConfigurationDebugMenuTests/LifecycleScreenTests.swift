@@ -22,7 +22,8 @@ struct LifecycleScreenTests {
     @Test("golden: a scenario's diff against the current overrides, before applying it")
     func scenarioDiff() throws {
         var state = try MenuFixture.state()
-        reduce(&state, .openScenarios, .scenariosLoaded(MenuFixture.scenarios))
+        reduce(&state, .openScenarios)
+        reduce(&state, .scenariosLoaded(MenuFixture.scenarios))
         let grid = renderer.render(state)
         try expectScreen(grid, "scenario-diff")
         #expect(grid.text.contains("+ ab.payments.checkout = \"off\""))

@@ -181,10 +181,16 @@ enum MenuFixture {
     }
 }
 
-/// Runs actions through the reducer, collecting every effect.
+/// Runs intents through the reducer, collecting every effect.
 @discardableResult
-func reduce(_ state: inout MenuState, _ actions: MenuAction...) -> [MenuEffect] {
-    actions.flatMap { MenuReducer.reduce(&state, $0) }
+func reduce(_ state: inout MenuState, _ intents: MenuIntent...) -> [MenuEffect] {
+    intents.flatMap { MenuReducer.reduce(&state, $0) }
+}
+
+/// Runs feedback through the reducer, collecting every effect.
+@discardableResult
+func reduce(_ state: inout MenuState, _ feedback: MenuFeedback...) -> [MenuEffect] {
+    feedback.flatMap { MenuReducer.reduce(&state, $0) }
 }
 
 /// Compares a rendered screen with `Screens/<name>.txt`; `UPDATE_SCREENS=1 swift test` rewrites the files (review

@@ -8,7 +8,7 @@ import Testing
 struct MessageLogTests {
     let renderer = MenuRenderer(colors: false)
 
-    func update(_ state: MenuState, store: String? = nil, liveReload: String? = nil) -> MenuAction {
+    func update(_ state: MenuState, store: String? = nil, liveReload: String? = nil) -> MenuFeedback {
         .refreshed(
             MenuDataUpdate(
                 statuses: [:], orphans: state.data.orphans, storeProblem: store, liveReloadProblem: liveReload,
@@ -59,7 +59,7 @@ struct MessageLogTests {
         reduce(&state, .writeFailed(String(long.dropFirst(11)), id: 0))
         let footer = renderer.render(state).line(23)
         #expect(footer.contains("… L shows all"), "\(footer)")
-        #expect(Keymap.action(for: .character("L"), in: .keys) == .showMessages)
+        #expect(Keymap.keys.action(for: .character("L")) == .showMessages)
         reduce(&state, .showMessages)
         let screen = renderer.render(state).text
         #expect(screen.contains("Messages · 2 messages, newest first, UTC"))

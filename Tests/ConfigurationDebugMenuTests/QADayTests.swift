@@ -125,7 +125,7 @@ struct QADayTests {
         MenuFixture.select("function.chat.typing.enabled", in: &state)
         let screen = renderer.render(state).text
         let hint = try #require(screen.firstMatch(of: /… (\S+) shows all/)?.output.1)
-        #expect(Keymap.action(for: .character(Character(String(hint))), in: .keys) == .showDetails)
+        #expect(Keymap.keys.action(for: .character(Character(String(hint)))) == .showDetails)
         #expect(!screen.contains("THE-END"))
         #expect(reduce(&state, .showDetails).isEmpty)
         guard case .paging = state.mode else {
@@ -139,7 +139,7 @@ struct QADayTests {
         #expect(renderer.render(state).text.contains("Typing Enabled  function.chat.typing.enabled"))
         // Every key of the pager's key map, and the keys that change values elsewhere, change nothing here.
         let before = state.data
-        for action in Keymap.bindings(for: .pager).map(\.action) + [.toggle, .activate, .resetSelected, .step(1)]
+        for action in Keymap.pager.bindings.map(\.action) + [.toggle, .activate, .resetSelected, .step(1)]
         where action != .quit && action != .closeView && action != .help {
             #expect(reduce(&state, action).isEmpty, "\(action)")
         }
@@ -238,7 +238,7 @@ struct QADayTests {
         #expect(text.contains("* changed by another process"))
         #expect(text.contains("Mouse"))
         #expect(
-            !Keymap.bindings(for: .keys).contains { $0.help.contains("scope") }, "the screen says module, so does help")
+            !Keymap.keys.bindings.contains { $0.help.contains("scope") }, "the screen says module, so does help")
     }
 
     @Test("search finds keys by description, value and note, below name matches, and Tab searches every module")
@@ -310,36 +310,6 @@ struct QADayTests {
         grid.write("a❤️b", x: 0, y: 0)
         #expect(grid.line(0) == "a❤b")
         #expect(grid.drawnWidth(ofRow: 0) == 10)
-    }
-}
-
-@Suite("QA day: the command line reports server problems under overrides")
-struct CommandLineProblemsTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    @Test("get --json keeps the server's rejection when an override wins, and list --problems lists the key")
-    func rejectedServerValueUnderOverride() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-problems-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = folder.appendingPathComponent("overrides.json").path
-        // The demo's server sends "y" for the like flag, which the Bool key rejects.
-        #expect(try run(["set", "function.album.like.enabled", "Y", "--store", store]).status == 0)
-        let get = try run(["get", "function.album.like.enabled", "--json", "--store", store])
-        #expect(get.output.contains(#""source": "overridden""#))
-        #expect(get.output.contains(#""source": "server""#), "the rejection is still reported: \(get.output)")
-        let problems = try run(["list", "--problems", "--store", store])
-        #expect(problems.output.contains("function.album.like.enabled"))
     }
 }
 

@@ -543,8 +543,8 @@ struct ReducerTests {
         #expect(reduce(&state, .quit) == [.quit])
         MenuFixture.select("function.media.quality", in: &state)
         reduce(&state, .activate)
-        #expect(Keymap.action(for: .control("c"), in: state.keymapContext) == .quit)
-        #expect(Keymap.action(for: .character("q"), in: state.keymapContext) == .editInsert("q"))
+        #expect(state.keymap.action(for: .control("c")) == .quit)
+        #expect(state.keymap.action(for: .character("q")) == .editInsert("q"))
         #expect(reduce(&state, .quit) == [.quit])
     }
 

@@ -84,7 +84,7 @@ struct ScreenTests {
         var tall = try MenuFixture.state(width: 100, height: 90)
         reduce(&tall, .help)
         let text = renderer.render(tall).text
-        for binding in Keymap.bindings(for: .keys) {
+        for binding in Keymap.keys.bindings {
             #expect(text.contains(binding.help), "help misses \(binding.help)")
         }
     }

@@ -164,9 +164,9 @@ struct ServerLineTests {
 
     @Test("the key map: s and c, offered in the footer only when they do something")
     func keymap() throws {
-        #expect(Keymap.action(for: .character("s"), in: .keys) == .syncNow)
-        #expect(Keymap.action(for: .character("c"), in: .keys) == .toggleOnlySyncChanged)
-        #expect(Keymap.action(for: .character("s"), in: .modules) == .syncNow)
+        #expect(Keymap.keys.action(for: .character("s")) == .syncNow)
+        #expect(Keymap.keys.action(for: .character("c")) == .toggleOnlySyncChanged)
+        #expect(Keymap.modules.action(for: .character("s")) == .syncNow)
         let synced = renderer.render(try S.state()).line(29)
         #expect(synced.contains("s sync"))
         let plain = renderer.render(try MenuFixture.state()).line(29)

@@ -47,7 +47,7 @@ struct SmallTerminalTests {
 
     @Test("resizing from 150×45 to 150×2, 3×1, 1×1 and back, in every mode: no crash, the message, then the menu")
     func resizeInEveryMode() throws {
-        let starts: [(String, [MenuAction])] = [
+        let starts: [(String, [MenuIntent])] = [
             ("browsing", []), ("help", [.help]), ("filter", [.startFilter, .filterInsert("chat")]),
             ("editor", [.activate]), ("history", [.openHistory]), ("modules", [.focusModules]),
             ("scenarios", [.openScenarios]),
@@ -67,7 +67,7 @@ struct SmallTerminalTests {
                     #expect(!grid.text.contains("Terminal too small"), "\(name) at \(width)×\(height)")
                 }
                 // Keys pressed while the terminal is tiny do not crash either.
-                for action: MenuAction in [.move(1), .page(1), .move(-1), .bottom, .top, .wheel(1, x: 0, y: 0)] {
+                for action: MenuIntent in [.move(1), .page(1), .move(-1), .bottom, .top, .wheel(1, x: 0, y: 0)] {
                     reduce(&state, action)
                     _ = renderer.render(state)
                 }

@@ -8,7 +8,7 @@ import Synchronization
 #endif
 
 /// A real etcd (Debian's `etcd-server`) for the tests: on free loopback ports, with a temporary data directory,
-/// started with `posix_spawn` through a small shell that kills it when the test process's end of its standard
+/// started (a ``ChildProcess``) through a small shell that kills it when the test process's end of its standard
 /// input closes (so no etcd outlives the tests, even when they crash). Nothing relies on a system service.
 ///
 /// ```swift
@@ -29,10 +29,8 @@ public final class EtcdTestServer: Sendable {
     public let tls: TestCertificates.Pair?
     /// The pid of etcd itself, 0 when it is not running.
     private let pid = Atomic<Int32>(0)
-    /// The pid of the shell that runs it.
-    private let shell = Atomic<Int32>(0)
-    /// The write end of the shell's standard input; closing it ends etcd.
-    private let input = Atomic<Int32>(-1)
+    /// The shell that runs it; closing its standard input ends etcd.
+    private let shell = Mutex<ChildProcess?>(nil)
 
     /// The etcd binary, if installed (`scripts/setup-debian` installs `etcd-server`).
     public static let binary: String? = ["/usr/bin/etcd", "/usr/local/bin/etcd"].first {
@@ -147,33 +145,12 @@ public final class EtcdTestServer: Sendable {
         status: Int32, output: String, error: String
     ) {
         guard let binary = Self.etcdctlBinary else { throw FixtureError(Self.unavailableReason!) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments =
+        let run = try ChildProcess.run(
+            binary,
             ["--endpoints", endpoint, "--dial-timeout", "5s", "--command-timeout", "10s"]
-            + (tls.map { ["--cacert", $0.certificate.path] } ?? []) + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["ETCDCTL_API"] = "3"
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        let standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = standardInput
-        try process.run()
-        let writer = Thread {
-            if let input { standardInput.fileHandleForWriting.write(input) }
-            try? standardInput.fileHandleForWriting.close()
-        }
-        writer.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+                + (tls.map { ["--cacert", $0.certificate.path] } ?? []) + arguments,
+            environment: .changing(["ETCDCTL_API": "3"]), input: input ?? Data())
+        return (run.status, run.output, run.error)
     }
 
     /// Turns authentication on with a `root` user (password `rootpw`) and a user `user` (password `password`) who
@@ -222,58 +199,17 @@ public final class EtcdTestServer: Sendable {
             wait
             [ -e "$ETCD_TEST_FOLDER/keep" ] || rm -rf "$ETCD_TEST_FOLDER"
             """
-        var stdinPipe: [Int32] = [-1, -1]
-        var stdoutPipe: [Int32] = [-1, -1]
-        guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0 else {
-            throw FixtureError("cannot create pipes: errno \(errno)")
+        var environment: [String: String?] = ["ETCD_TEST_FOLDER": folder.path]
+        for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("ETCD_") && name != "ETCD_TEST_FOLDER"
+        {
+            environment[name] = .some(nil)  // the machine's settings must not reach the test's etcd
         }
-        for descriptor in stdinPipe + stdoutPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // Nothing else: etcd lives as long as the tests, and must not hold another test's pipe open.
-        for descriptor in Self.inheritableDescriptors()
-        where descriptor > 2 && !(stdinPipe + stdoutPipe).contains(descriptor) {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        var allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = (["/bin/sh", "-c", script, Self.binary!] + arguments).map { strdup($0) } + [nil]
-        defer {
-            for argument in argv { free(argument) }
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["ETCD_TEST_FOLDER"] = folder.path
-        for name in environment.keys where name.hasPrefix("ETCD_") && name != "ETCD_TEST_FOLDER" {
-            environment[name] = nil  // the machine's settings must not reach the test's etcd
-        }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for entry in envp { free(entry) }
-        }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
-        close(stdinPipe[0])
-        close(stdoutPipe[1])
-        defer { close(stdoutPipe[0]) }
-        guard spawned == 0 else {
-            close(stdinPipe[1])
-            throw FixtureError("cannot start /bin/sh: errno \(spawned)")
-        }
-        shell.store(child, ordering: .sequentiallyConsistent)
-        input.store(stdinPipe[1], ordering: .sequentiallyConsistent)
-        guard let etcd = Self.readPID(stdoutPipe[0], timeout: 10) else {
+        // Nothing else of the test process: etcd lives as long as the tests, and must not hold another test's pipe.
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", script, Self.binary!] + arguments, environment: .changing(environment),
+            standardOutput: .lines, standardError: .discard)
+        shell.withLock { $0 = child }
+        guard let etcd = child.line(startingWith: "PID ", within: 10).flatMap({ Int32($0) }) else {
             endShell()
             throw FixtureError("etcd's shell did not report a pid")
         }
@@ -293,49 +229,16 @@ public final class EtcdTestServer: Sendable {
         throw FixtureError("etcd did not become healthy on port \(port): \(log.suffix(600))")
     }
 
-    /// The open descriptors without close-on-exec, which a child would inherit.
-    private static func inheritableDescriptors() -> [Int32] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return names.compactMap(Int32.init).filter { fcntl($0, F_GETFD) >= 0 && fcntl($0, F_GETFD) & FD_CLOEXEC == 0 }
-    }
-
     private static func isZombie(_ pid: Int32) -> Bool {
         (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") == true
     }
 
     /// Closes the shell's input (it then kills etcd) and reaps the shell, killing it after 5 s.
     private func endShell() {
-        let descriptor = input.exchange(-1, ordering: .sequentiallyConsistent)
-        let child = shell.exchange(0, ordering: .sequentiallyConsistent)
-        if descriptor >= 0 { close(descriptor) }
-        guard child > 0 else { return }
-        var status: Int32 = 0
-        for _ in 0..<500 {
-            let result = waitpid(child, &status, WNOHANG)
-            if result == child || (result < 0 && errno != EINTR) { return }
-            usleep(10_000)
-        }
-        _ = sendSignal(child, SIGKILL)
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
-    }
-
-    private static func readPID(_ descriptor: Int32, timeout: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var line: [UInt8] = []
-        while Date() < deadline {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
-            var byte: UInt8 = 0
-            guard read(descriptor, &byte, 1) == 1 else { return nil }
-            if byte == 0x0A {
-                let text = String(decoding: line, as: UTF8.self)
-                if text.hasPrefix("PID "), let pid = Int32(text.dropFirst(4)) { return pid }
-                line = []
-            } else {
-                line.append(byte)
-            }
-        }
-        return nil
+        shell.withLock { shell in
+            defer { shell = nil }
+            return shell
+        }?.stop()
     }
 
     /// Whether the log written since `offset` says this etcd serves clients on `port` (`serving client requests

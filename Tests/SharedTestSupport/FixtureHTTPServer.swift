@@ -31,9 +31,8 @@ public final class FixtureHTTPServer {
     public let folder: URL
     /// The port it listens on (127.0.0.1).
     public let port: Int
-    private let pid: pid_t
-    /// The write end of the server's standard input; closing it makes the server exit.
-    private var input: Int32
+    /// The running server; closing its standard input makes it exit.
+    private let child: ChildProcess
 
     /// The Python script.
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -48,62 +47,23 @@ public final class FixtureHTTPServer {
     /// Starts another fixture server: the Python script `script`, run with a new folder and then `arguments`,
     /// which prints `PORT <n>` once it listens and exits when its standard input closes.
     ///
-    /// The server is spawned with `posix_spawn` (not Foundation's `Process`): with every signal unblocked (the
-    /// test runner's threads block some, and a child inherits the mask), and with pipes that no other child
-    /// inherits (close-on-exec), so SIGTERM or closing its standard input ends it.
+    /// The server is a ``ChildProcess``: every signal unblocked, and pipes that no other child inherits, so SIGTERM
+    /// or closing its standard input ends it.
     public init(script: URL, arguments extra: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-fixture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var stdinPipe: [Int32] = [-1, -1]
-        var stdoutPipe: [Int32] = [-1, -1]
-        guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0 else {
-            throw FixtureError("cannot create pipes: errno \(errno)")
-        }
-        for descriptor in stdinPipe + stdoutPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        var allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         // The system's Python directly when there is one (a version manager's shim on PATH can cost 100 ms a
         // start); -I -S: no user site, no site packages (the script needs only the standard library).
         let system = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
         let arguments =
             (system ? ["/usr/bin/python3"] : ["/usr/bin/env", "python3"]) + ["-I", "-S", script.path, folder.path]
             + extra
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer {
-            for argument in argv { free(argument) }
+        child = try ChildProcess(arguments[0], Array(arguments.dropFirst()), standardError: .discard)
+        guard let reported = child.line(startingWith: "PORT ", within: 10), let port = Int(reported) else {
+            child.stop(signal: SIGTERM)
+            throw FixtureError("the fixture server did not report its port within 10 s")
         }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
-        close(stdinPipe[0])
-        close(stdoutPipe[1])
-        guard spawned == 0 else {
-            close(stdinPipe[1])
-            close(stdoutPipe[0])
-            throw FixtureError("cannot start python3: errno \(spawned)")
-        }
-        pid = child
-        input = stdinPipe[1]
-        defer { close(stdoutPipe[0]) }
-        do {
-            port = try Self.readPort(stdoutPipe[0], timeout: 10)
-        } catch {
-            Self.end(child, input: input)
-            throw error
-        }
+        self.port = port
     }
 
     deinit {
@@ -111,25 +71,9 @@ public final class FixtureHTTPServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Stops the server and waits (at most a few seconds) for it to exit.
+    /// Stops the server (its input closed, SIGTERM) and waits (at most 5 s, then SIGKILL) for it to exit.
     public func stop() {
-        guard input >= 0 else { return }
-        Self.end(pid, input: input)
-        input = -1
-    }
-
-    /// Closes the server's input, asks it to stop, and reaps it (killing it if it takes more than 5 s).
-    private static func end(_ pid: pid_t, input: Int32) {
-        close(input)
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<500 {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid || (result < 0 && errno != EINTR) { return }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        child.stop(signal: SIGTERM)
     }
 
     /// A URL on this server: `/values.json` by default.
@@ -189,26 +133,6 @@ public final class FixtureHTTPServer {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Reads "PORT <n>" from the server's output, waiting at most `timeout` seconds.
-    private static func readPort(_ descriptor: Int32, timeout: Double) throws -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        var line: [UInt8] = []
-        while Date() < deadline {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
-            var byte: UInt8 = 0
-            guard read(descriptor, &byte, 1) == 1 else { break }
-            if byte == 0x0A {
-                let text = String(decoding: line, as: UTF8.self)
-                if text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) { return port }
-                line = []
-            } else {
-                line.append(byte)
-            }
-        }
-        throw FixtureError("the fixture server did not report its port within \(timeout) s")
     }
 }
 

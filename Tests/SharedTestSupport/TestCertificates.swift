@@ -82,19 +82,9 @@ public enum TestCertificates {
         else {
             throw FixtureError("openssl is not installed (scripts/setup-debian installs it)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError(
-                "openssl \(arguments.prefix(2).joined(separator: " ")) failed: "
-                    + String(decoding: message, as: UTF8.self).suffix(400))
+        let run = try ChildProcess.run(binary, arguments, standardOutput: .discard)
+        guard run.status == 0 else {
+            throw FixtureError("openssl \(arguments.prefix(2).joined(separator: " ")) failed: " + run.error.suffix(400))
         }
     }
 }

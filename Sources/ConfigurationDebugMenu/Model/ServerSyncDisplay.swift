@@ -6,7 +6,7 @@ package import ServiceConfiguration
 package struct ServerSyncDisplay: Equatable, Sendable {
     /// The status.
     package var status: ServerSyncStatus
-    /// The last good sync, in seconds on the monotonic clock of ``MenuAction/tick(_:)``; `nil` when there was none.
+    /// The last good sync, in seconds on the monotonic clock of ``MenuFeedback/tick(_:)``; `nil` when there was none.
     package var lastSyncClock: Double?
     /// Whether the values come from a running program's snapshot (as opposed to a sync this menu runs).
     package var followsSnapshot: Bool

@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Runs `$VISUAL`/`$EDITOR` (or `vi`) on a value in a private temporary file, with the terminal handed over, and
-/// reports what came back as an action.
+/// reports what came back as feedback.
 ///
 /// The editor runs in the menu's own process group, which is the terminal's foreground group, so it can read the
 /// keyboard (Foundation's `Process` starts children in a new session, where an interactive editor gets `EIO` on its
@@ -16,7 +16,7 @@ struct ExternalEditor {
     let terminal: any TerminalDevice
 
     /// Runs the editor on `edit`'s text (the value of the key named `name`) and returns the outcome.
-    func edit(_ edit: ExternalEdit, name: String) -> MenuAction {
+    func edit(_ edit: ExternalEdit, name: String) -> MenuFeedback {
         let environment = ProcessInfo.processInfo.environment
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-menu-\(UUID().uuidString)")

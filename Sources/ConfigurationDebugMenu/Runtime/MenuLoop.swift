@@ -1,7 +1,8 @@
 import Foundation
 import ServiceConfiguration
 
-/// The event loop: input → action → reducer → effects → render. Separate from the terminal so tests can drive it.
+/// The event loop: key → intent (the focused component's key map) → reducer → effects → feedback → render.
+/// Separate from the terminal so tests can drive it.
 struct MenuLoop {
     let source: MenuDataSource
     let terminal: any TerminalDevice
@@ -24,7 +25,7 @@ struct MenuLoop {
         var state = MenuState(
             data: source.initialData(label: label), width: size.width, height: size.height,
             wallClockOffset: Date().timeIntervalSince1970 - ProcessInfo.processInfo.systemUptime)
-        _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
+        _ = MenuReducer.reduce(&state, MenuFeedback.tick(ProcessInfo.processInfo.systemUptime))
         let renderer = MenuRenderer(colors: terminal.supportsColor)
         terminal.draw(renderer.render(state))
         while !terminal.stopRequested {
@@ -39,7 +40,7 @@ struct MenuLoop {
             // The clock first: what the keys and the results show is logged at the time they are shown.
             let marks = state.changedElsewhere
             let line = state.data.server.map { ServerLine.text($0, clock: state.clock) }
-            _ = MenuReducer.reduce(&state, .tick(ProcessInfo.processInfo.systemUptime))
+            _ = MenuReducer.reduce(&state, MenuFeedback.tick(ProcessInfo.processInfo.systemUptime))
             changed =
                 changed || marks != state.changedElsewhere
                 || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
@@ -53,34 +54,40 @@ struct MenuLoop {
             let outcomes = source.takeSyncOutcomes()
             if !outcomes.isEmpty {
                 changed = true
-                if !perform(outcomes.map { .syncFinished($0) }, on: &state) { return }
+                if !perform(outcomes.map { .feedback(.syncFinished($0)) }, on: &state) { return }
             }
             if changed { terminal.draw(renderer.render(state)) }
         }
     }
 
-    /// Maps events to actions in the mode each one arrives in, joining runs of typed characters into one insert
-    /// (so a 5,000-character paste filters or validates once, not 5,000 times); false when the menu should close.
+    /// Maps events to intents with the key map of the component that has the keyboard when each one arrives,
+    /// joining runs of typed characters into one insert (so a 5,000-character paste filters or validates once, not
+    /// 5,000 times); a resize is feedback. False when the menu should close.
     func handle(_ events: [KeyEvent], on state: inout MenuState) -> Bool {
         var index = 0
         while index < events.count {
-            let context = state.keymapContext
-            let action = Keymap.action(for: events[index], in: context)
+            if case .resize(let width, let height) = events[index] {
+                index += 1
+                if !perform([.feedback(.resize(width: width, height: height))], on: &state) { return false }
+                continue
+            }
+            let keymap = state.keymap
+            let intent = keymap.action(for: events[index])
             index += 1
-            guard var action else { continue }
-            while index < events.count, let next = Keymap.action(for: events[index], in: context),
-                let joined = Self.join(action, next)
+            guard var intent else { continue }
+            while index < events.count, let next = keymap.action(for: events[index]),
+                let joined = Self.join(intent, next)
             {
-                action = joined
+                intent = joined
                 index += 1
             }
-            if !perform([action], on: &state) { return false }
+            if !perform([.intent(intent)], on: &state) { return false }
         }
         return true
     }
 
     /// Two inserts of the same kind as one, or `nil`.
-    static func join(_ first: MenuAction, _ second: MenuAction) -> MenuAction? {
+    static func join(_ first: MenuIntent, _ second: MenuIntent) -> MenuIntent? {
         switch (first, second) {
         case (.filterInsert(let text), .filterInsert(let more)): .filterInsert(text + more)
         case (.editInsert(let text), .editInsert(let more)): .editInsert(text + more)
@@ -88,19 +95,19 @@ struct MenuLoop {
         }
     }
 
-    /// Runs actions and the effects they ask for, until none are left; false when the menu should close. Work on
+    /// Runs the inputs and the effects they ask for, until none are left; false when the menu should close. Work on
     /// the store goes to the ``StoreWorker``; its outcomes come back through ``takeWorkResults(on:)``.
-    func perform(_ actions: [MenuAction], on state: inout MenuState) -> Bool {
-        var queue = actions
+    func perform(_ inputs: [MenuInput], on state: inout MenuState) -> Bool {
+        var queue = inputs
         while !queue.isEmpty {
-            let action = queue.removeFirst()
-            for effect in MenuReducer.reduce(&state, action) {
+            let input = queue.removeFirst()
+            for effect in MenuReducer.reduce(&state, input) {
                 if worker.submit(effect) { continue }
                 switch effect {
                 case .quit:
                     return false
                 case .loadScenarios:
-                    queue.append(.scenariosLoaded(ScenarioFolder.read(source.scenariosFolder)))
+                    queue.append(.feedback(.scenariosLoaded(ScenarioFolder.read(source.scenariosFolder))))
                 case .syncServerValues:
                     source.startSync()
                 case .openExternalEditor(let edit):
@@ -108,8 +115,8 @@ struct MenuLoop {
                     let outcome = ExternalEditor(terminal: terminal).edit(edit, name: name)
                     // What other processes changed while the editor ran is shown first, so saving can ask.
                     if source.service.overrideStore.localFileURL != nil { source.service.overrideStore.reload() }
-                    if let update = source.takeUpdate() { queue.append(.refreshed(update)) }
-                    queue.append(outcome)
+                    if let update = source.takeUpdate() { queue.append(.feedback(.refreshed(update))) }
+                    queue.append(.feedback(outcome))
                 default:
                     break
                 }
@@ -121,18 +128,17 @@ struct MenuLoop {
     /// Gives the reducer what the store worker reported, then what changed in the store; returns whether anything
     /// was reported, and false in `open` when the menu should close.
     func takeWorkResults(on state: inout MenuState) -> (reported: Bool, open: Bool) {
-        let results = worker.takeResults()
-        var actions = results
-        if let update = source.takeUpdate() { actions.append(.refreshed(update)) }
-        guard !actions.isEmpty else { return (false, true) }
-        return (true, perform(actions, on: &state))
+        var feedback = worker.takeResults()
+        if let update = source.takeUpdate() { feedback.append(.refreshed(update)) }
+        guard !feedback.isEmpty else { return (false, true) }
+        return (true, perform(feedback.map { .feedback($0) }, on: &state))
     }
 
-    /// Runs `actions`, then waits (at most `timeout` seconds) until the store worker has done everything they and
+    /// Runs `intents`, then waits (at most `timeout` seconds) until the store worker has done everything they and
     /// their outcomes asked for, giving each outcome to the reducer: what a test sees after a key press.
     @discardableResult
-    func performAndWait(_ actions: [MenuAction], on state: inout MenuState, timeout: Double = 60) -> Bool {
-        guard perform(actions, on: &state) else { return false }
+    func performAndWait(_ intents: [MenuIntent], on state: inout MenuState, timeout: Double = 60) -> Bool {
+        guard perform(intents.map { .intent($0) }, on: &state) else { return false }
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             worker.waitUntilIdle(timeout: max(0, deadline.timeIntervalSinceNow))

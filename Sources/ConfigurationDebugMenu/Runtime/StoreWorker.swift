@@ -3,18 +3,18 @@ import ServiceConfiguration
 
 /// Does the menu's work on the store — saving changes, undoing, pruning, applying and saving scenarios, reading the
 /// history for an undo — one piece at a time, in the order asked, on a thread of its own, so the input thread never
-/// waits for the store (an etcd that hangs takes 5 s to time out). The outcome of each piece comes back as actions
+/// waits for the store (an etcd that hangs takes 5 s to time out). The outcome of each piece comes back as feedback
 /// (``takeResults()``), which the loop gives the reducer.
 ///
 /// A change the store does not answer in time (``OverrideStoreError/Kind/outcomeUnknown``) is reported as
 /// unanswered; the worker then reads the store until it answers, compares what it holds with what the change asked
-/// for, and reports whether it was made (``MenuAction/writeSettled(id:applied:now:)``). Later work waits meanwhile,
+/// for, and reports whether it was made (``MenuFeedback/writeSettled(id:applied:now:)``). Later work waits meanwhile,
 /// so a later change of the same key is made after the earlier one is settled, never before it.
 final class StoreWorker: Sendable {
     private let source: MenuDataSource
     private let queue = DispatchQueue(label: "config-menu.store")
     private let group = DispatchGroup()
-    private let results = Locked<[MenuAction]>([])
+    private let results = Locked<[MenuFeedback]>([])
     private let outstanding = Locked(0)
     /// The first wait before reading a store that did not answer; it doubles up to 5 s.
     private let retry: Double
@@ -37,7 +37,7 @@ final class StoreWorker: Sendable {
     }
 
     /// The outcomes reported since the last call, in order.
-    func takeResults() -> [MenuAction] {
+    func takeResults() -> [MenuFeedback] {
         results.withLock { results in
             defer { results.removeAll() }
             return results
@@ -110,7 +110,7 @@ final class StoreWorker: Sendable {
         return true
     }
 
-    private func post(_ action: MenuAction) {
+    private func post(_ action: MenuFeedback) {
         results.withLock { $0.append(action) }
     }
 
@@ -121,7 +121,7 @@ final class StoreWorker: Sendable {
     /// the override value it gives (`nil`: none), and `check` holds.
     private func change(
         id: Int, expected: [String: String?], check: @escaping @Sendable (any OverrideStore) -> Bool = { _ in true },
-        _ body: () throws -> MenuAction
+        _ body: () throws -> MenuFeedback
     ) {
         do {
             post(try body())
@@ -157,7 +157,7 @@ final class StoreWorker: Sendable {
     }
 
     /// Saves new values through the service, each validated by its key (one value with an expiry: that rule).
-    private func save(_ write: OverrideWrite) throws -> MenuAction {
+    private func save(_ write: OverrideWrite) throws -> MenuFeedback {
         var changes: [String: String?] = [:]
         for change in write.changes { changes[change.key] = change.value }
         if let choice = write.expiry, write.changes.count == 1, let value = write.changes[0].value {
@@ -172,7 +172,7 @@ final class StoreWorker: Sendable {
 
     /// Replaces the note of `key`'s override, keeping its value and other metadata, through the service (refused if
     /// another process changed the override meanwhile).
-    private func saveNote(_ note: String?, for key: String, id: Int) throws -> MenuAction {
+    private func saveNote(_ note: String?, for key: String, id: Int) throws -> MenuFeedback {
         guard let original = store.entry(forKey: key) else {
             return .writeFailed("\(key) has no override any more", id: id)
         }
@@ -187,7 +187,7 @@ final class StoreWorker: Sendable {
 
     /// What undoing `chosen` would do, read from the history as it is now: exactly it, or back to before it when
     /// later changes of its keys are in the way.
-    private func proposeUndo(of chosen: OverrideJournalRecord) -> MenuAction {
+    private func proposeUndo(of chosen: OverrideJournalRecord) -> MenuFeedback {
         let history = store.history()
         guard let record = history.change(matching: chosen) else { return .chosenUndoProposed(nil, undoneBy: nil) }
         let exact = history.undoProposal(for: record, current: store.entries)

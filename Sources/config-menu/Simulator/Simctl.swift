@@ -3,7 +3,7 @@ import Foundation
 /// `xcrun simctl`, the three questions the tool asks it: the devices, an app's data container, the installed apps.
 ///
 /// Every call is bounded (``timeout``): a simulator service that hangs stops the command with a message rather than
-/// holding it forever. The tests put a fake `xcrun` first on `PATH` (Tests/ConfigurationDebugMenuTests/Fixtures/
+/// holding it forever. The tests put a fake `xcrun` first on `PATH` (Tests/ConfigMenuCommandTests/Fixtures/
 /// FakeXcrun) that answers and fails like the real one.
 struct Simctl {
     let xcrun: Subprocess
