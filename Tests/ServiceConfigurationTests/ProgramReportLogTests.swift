@@ -76,6 +76,32 @@ import Testing
                 ])
         }
 
+        @Test("a scheduled write that finds every read already published writes nothing: no empty log is left")
+        func nothingChangedWritesNothing() async throws {
+            let folder = TemporaryFolder()
+            var options = LiveConfigurationService.Options(programName: "app")
+            options.programReportInterval = .milliseconds(20)
+            let service = LiveConfigurationService(
+                serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
+                overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
+            _ = service.count
+            #expect(await eventually(within: 30) { service.programReportWriteCount >= 1 })
+            service.publishProgramReportNow()
+            let url = try #require(service.programReportURL)
+            let writes = service.programReportWriteCount
+            // A layer change schedules a write; the only read (count) saw no change, so there is nothing to log.
+            try service.setOverride(true, for: Fixture.FlagKey.self)
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(!FileManager.default.fileExists(atPath: ProgramReportLog.url(of: url).path))
+            #expect(service.programReportWriteCount == writes)
+            // A read that did change still goes to the log.
+            _ = service.flag
+            #expect(
+                await eventually(within: 30) {
+                    FileManager.default.fileExists(atPath: ProgramReportLog.url(of: url).path)
+                })
+        }
+
         @Test("a reader applies each complete line once, waits for a line being written, and starts over with the log")
         func readerFollowsTheLog() throws {
             let folder = TemporaryFolder()

@@ -177,7 +177,9 @@ final class ProgramReportPublisher: Sendable {
                     pruneFinishedReports()
                     output.folderReady = true
                 }
-                if whole || !appendToLog(report, &output) {
+                let logged = whole ? .mustWriteWhole : appendToLog(report, &output)
+                if logged == .nothingChanged { return nil }
+                if logged == .mustWriteWhole {
                     output.generation += 1
                     report.generation = output.generation
                     let data = try report.encoded()
@@ -205,26 +207,39 @@ final class ProgramReportPublisher: Sendable {
         if let problem { onWarning?(.programReportNotWritten(path: fileURL.path, reason: problem)) }
     }
 
-    /// Appends the reads that changed since the last write to the report's log; false when the report must be
-    /// written whole instead (see the type's description), or appending failed.
-    private func appendToLog(_ report: ProgramReport, _ output: inout Output) -> Bool {
+    /// What ``appendToLog(_:_:)`` did.
+    private enum LogOutcome {
+        /// The changed reads were appended to the log.
+        case appended
+        /// Nothing changed since the last write: nothing was written (a scheduled write that found its reads
+        /// already published by ``publishNow()`` leaves no empty log behind).
+        case nothingChanged
+        /// The report must be written whole instead (see the type's description), or appending failed.
+        case mustWriteWhole
+    }
+
+    /// Appends the reads that changed since the last write to the report's log.
+    private func appendToLog(_ report: ProgramReport, _ output: inout Output) -> LogOutcome {
         guard output.generation > 0, output.logSize != Int.max,
             report.unregistered == output.publishedUnregistered, report.rejectedOverrides == output.publishedRejected,
             output.lastWholeWrite.map({ .now - $0 < Self.longestLogAge }) ?? false
-        else { return false }
+        else { return .mustWriteWhole }
         let changed = ProgramReportLog.changedReads(from: output.published, to: report.reads)
+        if changed.isEmpty { return .nothingChanged }
         var bytes = output.logSize == 0 ? ProgramReportLog.header(generation: output.generation) : []
         bytes += ProgramReportLog.line(writtenAt: report.writtenAt, reads: changed)
-        guard output.logSize + bytes.count <= max(Self.minimumLogSize, output.reportSize / 4) else { return false }
+        guard output.logSize + bytes.count <= max(Self.minimumLogSize, output.reportSize / 4) else {
+            return .mustWriteWhole
+        }
         do throws(ProgramReportFile.Failure) {
             try ProgramReportFile.append(
                 bytes, to: ProgramReportLog.url(of: fileURL), startingOver: output.logSize == 0)
         } catch {
-            return false
+            return .mustWriteWhole
         }
         output.logSize += bytes.count
         output.published = report.reads
-        return true
+        return .appended
     }
 
     /// Removes the oldest finished (ended or stale) reports of this program beyond the newest
