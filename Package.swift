@@ -7,6 +7,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// What the tools and tests build on: the umbrella and every layer, named directly, because with the DebugOverrides
+/// trait off the umbrella leaves out the file store and etcd (which the tools still need).
+let library: [Target.Dependency] = [
+    "ServiceConfiguration", "ServiceConfigurationFiles", "ServiceConfigurationFileStore", "ServiceConfigurationSync",
+    "ServiceConfigurationEtcd",
+]
+
 /// A swift-syntax product, used only with the `Macros` trait: without it SwiftPM neither fetches nor builds
 /// swift-syntax.
 func swiftSyntax(_ product: String) -> Target.Dependency {
@@ -51,32 +58,45 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.0")
     ],
     targets: [
-        // The library in layers (ARCHITECTURE.md): Core <- FileStore <- Sync <- Etcd, and the umbrella that re-exports
-        // them all. scripts/check-imports holds each target to what it may import.
+        // The library in layers (ARCHITECTURE.md): Core <- Files <- FileStore, Files <- Sync, both <- Etcd, and the
+        // umbrella that re-exports them. scripts/check-imports holds each target to what it may import.
         .target(name: "ServiceConfigurationCore", swiftSettings: swiftSettings),
+        // Not a product: the files every layer keeps (atomic writes, bounded reads, a change watcher, process
+        // liveness), used by the file store and by sync's snapshot cache, so sync does not need the file store.
+        .target(
+            name: "ServiceConfigurationFiles",
+            dependencies: ["ServiceConfigurationCore"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ServiceConfigurationFileStore",
-            dependencies: ["ServiceConfigurationCore"],
+            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationFiles"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ServiceConfigurationSync",
             dependencies: [
-                "ServiceConfigurationCore", "ServiceConfigurationFileStore",
+                "ServiceConfigurationCore", "ServiceConfigurationFiles",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ServiceConfigurationEtcd",
-            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationFileStore", "ServiceConfigurationSync"],
+            dependencies: [
+                "ServiceConfigurationCore", "ServiceConfigurationFiles", "ServiceConfigurationFileStore",
+                "ServiceConfigurationSync",
+            ],
             swiftSettings: swiftSettings
         ),
+        // With the DebugOverrides trait off the umbrella is the core and sync: no override store, journal, store
+        // watcher, program report publisher or etcd code is compiled into an app that imports it.
         .target(
             name: "ServiceConfiguration",
             dependencies: [
-                "ServiceConfigurationCore", "ServiceConfigurationFileStore", "ServiceConfigurationSync",
-                "ServiceConfigurationEtcd",
+                "ServiceConfigurationCore", "ServiceConfigurationSync",
+                .target(name: "ServiceConfigurationFileStore", condition: .when(traits: ["DebugOverrides"])),
+                .target(name: "ServiceConfigurationEtcd", condition: .when(traits: ["DebugOverrides"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -93,7 +113,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "ConfigurationDebugMenu",
-            dependencies: ["ServiceConfiguration", "CNcursesw"],
+            dependencies: library + ["CNcursesw"],
             swiftSettings: swiftSettings
         ),
         .target(name: "DemoConfiguration", dependencies: ["ServiceConfigurationCore"], swiftSettings: swiftSettings),
@@ -120,38 +140,38 @@ let package = Package(
         ),
         .executableTarget(
             name: "config-menu",
-            dependencies: ["ConfigurationDebugMenu", "DemoConfiguration", "ServiceConfiguration"],
+            dependencies: library + ["ConfigurationDebugMenu", "DemoConfiguration"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "config-demo",
-            dependencies: ["DemoConfiguration", "ServiceConfiguration"],
+            dependencies: library + ["DemoConfiguration"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "config-benchmarks",
-            dependencies: ["ServiceConfiguration", "DemoConfiguration", "ConfigurationDebugMenu"],
+            dependencies: library + ["DemoConfiguration", "ConfigurationDebugMenu"],
             path: "Sources/ConfigurationBenchmarks",
             swiftSettings: swiftSettings
         ),
         .target(name: "SharedTestSupport", path: "Tests/SharedTestSupport", swiftSettings: swiftSettings),
         .executableTarget(
             name: "store-test-helper",
-            dependencies: ["ServiceConfiguration"],
+            dependencies: library,
             path: "Tests/StoreTestHelper",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "sync-test-helper",
-            dependencies: ["ServiceConfiguration"],
+            dependencies: library,
             path: "Tests/SyncTestHelper",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ServiceConfigurationTests",
-            dependencies: [
-                "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper",
-                "sync-test-helper", "SharedTestSupport",
+            dependencies: library + [
+                "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper", "sync-test-helper",
+                "SharedTestSupport",
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
@@ -160,9 +180,9 @@ let package = Package(
         // config-menu and config-demo built; these tests do not import the tool's code).
         .testTarget(
             name: "ConfigurationDebugMenuTests",
-            dependencies: [
-                "ConfigurationDebugMenu", "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration",
-                "config-menu", "config-demo", "SharedTestSupport",
+            dependencies: library + [
+                "ConfigurationDebugMenu", "ServiceConfigurationTesting", "DemoConfiguration", "config-menu",
+                "config-demo", "SharedTestSupport",
             ],
             exclude: ["Screens", "Fixtures"],
             swiftSettings: swiftSettings
@@ -170,23 +190,21 @@ let package = Package(
         // The config-menu command-line tool's commands (and config-demo's), run as real processes.
         .testTarget(
             name: "ConfigMenuCommandTests",
-            dependencies: [
-                "config-menu", "config-demo", "store-test-helper", "ServiceConfiguration", "SharedTestSupport",
-            ],
+            dependencies: library + ["config-menu", "config-demo", "store-test-helper", "SharedTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KeyDeclarationTests",
-            dependencies: ["ServiceConfiguration", "ServiceConfigurationTesting"],
+            dependencies: library + ["ServiceConfigurationTesting"],
             swiftSettings: swiftSettings
         ),
         // Compiled only with the Macros trait (`swift test --traits DebugOverrides,Macros --filter Macro`): the
         // expansions and diagnostics (swift-syntax's test support), and keys declared with the macros in use.
         .testTarget(
             name: "ServiceConfigurationMacrosTests",
-            dependencies: [
-                "ServiceConfiguration", "ServiceConfigurationMacros", "ServiceConfigurationTesting",
+            dependencies: library + [
+                "ServiceConfigurationMacros", "ServiceConfigurationTesting",
                 .target(name: "ServiceConfigurationMacrosPlugin", condition: .when(traits: ["Macros"])),
                 swiftSyntax("SwiftSyntaxMacrosGenericTestSupport"),
                 swiftSyntax("SwiftSyntaxMacroExpansion"),

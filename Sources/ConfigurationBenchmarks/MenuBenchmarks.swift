@@ -2,6 +2,7 @@ import ConfigurationDebugMenu
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// One synthetic catalog made ready for its first frame, timed stage by stage.
 struct MenuStartup {

@@ -2,6 +2,7 @@ import ConfigurationDebugMenu
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// A program report of `reads` reads (sorted by name, as a service reports them), as a program that read that many
 /// keys publishes it.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Override store: saving one override into files of 10 to 10,000 overrides, and how fast another process's write
 /// reaches a running service.

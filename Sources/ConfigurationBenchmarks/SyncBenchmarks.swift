@@ -1,6 +1,7 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Synchronization
 
 #if canImport(FoundationNetworking)

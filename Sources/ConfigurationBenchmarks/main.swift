@@ -13,6 +13,7 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Synchronization
 
 /// Benchmark-only keys: a JSON value with a payload of about 1 KB.

@@ -1,6 +1,7 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 extension ConfigurationScopes {
     /// A scope config-demo reads from but deliberately leaves out of its catalog (a forgotten registration), so

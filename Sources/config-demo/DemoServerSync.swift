@@ -1,6 +1,8 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// `--server-url URL [--sync-interval SECONDS]`: the demo syncs its server values from a real server, persists
 /// them beside its override store (where `config-menu` reads them), and says when their status changes.

@@ -4,6 +4,8 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,8 @@ import ConfigurationDebugMenu
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// Exit codes, documented in `config-menu --help` and the README.
 enum ExitCode: Int32 {

@@ -1,6 +1,7 @@
 import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The subcommands. Data goes to standard output, messages and errors to standard error.
 struct Commands {

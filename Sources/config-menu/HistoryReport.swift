@@ -1,6 +1,8 @@
 import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// How `history`, `undo`, `prune` and `diff` show changes: one line per change for people (every value and name
 /// escaped), and JSON for scripts.

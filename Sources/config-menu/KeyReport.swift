@@ -1,6 +1,7 @@
 import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// One key as `list` and `get` report it, from the library's ``ConfigurationKeyStatus`` (the same status the menu
 /// shows). The JSON shape is documented in the README and stable.

@@ -1,6 +1,7 @@
 import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// `history`, `undo`, `prune` and `diff`: the store's recorded changes, undoing the last one (whoever made it),
 /// removing expired overrides, and comparing profiles. Every change goes through the service.

@@ -1,5 +1,6 @@
 import ConfigurationDebugMenu
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Overrides that running programs refused (`"20 eur"` where the program's type wants `2000 EUR`), read from the
 /// program reports beside the store, so `list` and `get` show what the standalone tool cannot check itself.

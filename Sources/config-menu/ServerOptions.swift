@@ -2,6 +2,8 @@ import ConfigurationDebugMenu
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// `--server-url URL` and `--sync-interval SECONDS`: where server values come from, for the menu and the commands.
 ///

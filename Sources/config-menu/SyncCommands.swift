@@ -1,6 +1,8 @@
 import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// `config-menu sync` and `config-menu status`: the server values a program persisted beside the store, and a
 /// sync on demand. Human-readable output escapes everything that came from a server or a file.

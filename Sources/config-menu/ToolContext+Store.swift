@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 extension ToolContext {
     /// The store's file, for commands that read what lies beside it (program reports); an etcd store has none, which

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
 import SharedTestSupport
 import Testing
 

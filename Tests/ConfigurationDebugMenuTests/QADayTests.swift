@@ -1,6 +1,7 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Testing
 
 @testable import ConfigurationDebugMenu

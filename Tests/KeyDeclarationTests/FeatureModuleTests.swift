@@ -5,6 +5,7 @@
 // declarations are the README's developer guide, written as is (the multi-module template, all `public`); the
 // full multi-module app is Examples/ShopApp. This target enables InternalImportsByDefault, hence `public import`.
 public import ServiceConfiguration
+import ServiceConfigurationFileStore
 import ServiceConfigurationTesting
 import Testing
 

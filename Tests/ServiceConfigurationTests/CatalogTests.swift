@@ -1,5 +1,6 @@
 import DemoConfiguration
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Testing
 
 extension ConfigurationScopes {

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Testing
 
 @Suite("Debug titles and controls")

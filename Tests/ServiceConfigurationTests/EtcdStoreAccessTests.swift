@@ -1,5 +1,7 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 import SharedTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
 import SharedTestSupport
 
 /// Shortcuts for the etcd suites: the shared etcd, a prefix of one's own on it, and etcdctl's view of a prefix.

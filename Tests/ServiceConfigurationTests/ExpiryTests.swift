@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Testing
 
 @Suite("Overrides that expire: a time, a server change, a program version (a clock moved by hand, no sleeps)")

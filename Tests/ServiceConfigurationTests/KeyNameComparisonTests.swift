@@ -1,4 +1,5 @@
 import Foundation
+import ServiceConfigurationFileStore
 import Testing
 
 @testable import ServiceConfiguration

@@ -1,6 +1,7 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Testing
 
 @Suite("Catalog manifests: a catalog as JSON, for tools that do not link the program")

@@ -1,4 +1,6 @@
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 import ServiceConfigurationTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceConfigurationFiles
 import Testing
 
 @testable import ServiceConfiguration

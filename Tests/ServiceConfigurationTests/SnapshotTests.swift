@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 import Testing
 
 @Suite("Snapshots: many keys read at one instant")

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Keys used across the suites: one per codec and control, plus keys with custom behaviour.
 extension ConfigurationScopes {

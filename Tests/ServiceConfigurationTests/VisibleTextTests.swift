@@ -1,3 +1,4 @@
+import ServiceConfigurationFileStore
 import SharedTestSupport
 import Testing
 

@@ -1,5 +1,8 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 // A separate process for the override store's multi-process tests: it writes to a store the way the debug menu,
 // the command-line tool or a running program would, and reports each write that returned.

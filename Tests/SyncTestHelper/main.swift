@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 // A separate process for the server-values sync tests: a program syncing from a real server, to be killed with
 // SIGKILL while it writes its snapshot.

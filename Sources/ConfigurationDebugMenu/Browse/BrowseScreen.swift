@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The browse screen: the module pane, the key list and the details of the selected key, under the title bar. It is
 /// the menu's home (``MenuState/Mode/browsing``) and keeps no state of its own: what it shows is the menu's — the

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// What the details pane says about the program reports: whether (and when, and by which program) the selected key
 /// was read in this run, and for a key read without being in the catalog, what that means and the fix.

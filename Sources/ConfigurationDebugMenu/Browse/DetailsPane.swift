@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The details pane: why the selected key has its value. Wire name, scope, type and control; the value and its
 /// source; the server value and why it was rejected; the override with its time and note; staleness; the key's

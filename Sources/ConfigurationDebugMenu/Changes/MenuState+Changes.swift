@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Changes to the overrides, as every component starts them: a write recorded as pending (the list shows `saving…`
 /// until the store answers), a reset, a step, an undo; and what the menu knows about a key's value meanwhile.

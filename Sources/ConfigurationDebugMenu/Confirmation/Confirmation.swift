@@ -1,4 +1,5 @@
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// A question waiting for y/N: before a reset, before an edit is thrown away, before a save or an undo would
 /// replace what another process changed meanwhile. `n`, Enter and Esc answer no, so nothing is lost by accident.

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// What each kind of control does in the menu: what Enter does with it (and how the footer and messages say so), the
 /// editor it opens, and whether `$EDITOR` edits it. A new control is a case in each of these, and its editor.

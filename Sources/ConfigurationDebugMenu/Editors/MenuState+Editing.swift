@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// What the editors share: checking a text with the key's own decoding, saving it (asking first when another process
 /// changed the key meanwhile), closing without losing work by accident, and coming back from `$EDITOR`.

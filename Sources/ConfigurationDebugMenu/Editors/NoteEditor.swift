@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The one-line editor for an override's note ("QA scenario 12"), opened with `n` in place of the details pane.
 /// Saving keeps the override's value and metadata and replaces only its note; an empty note removes it.

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The one-line editor for text and number values, opened in place of the details pane: the field, the value as
 /// the key decodes it (or why it cannot), and the default.

@@ -1,5 +1,6 @@
 package import Foundation
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// An expiry the menu offers for an override: never, for a while (counted from the moment it is saved), until the
 /// server value changes, or until a program version.

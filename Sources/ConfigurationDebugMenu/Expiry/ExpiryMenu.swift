@@ -1,4 +1,5 @@
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The choices of when the selected override expires (`x`): never, for a while, until the server value changes,
 /// or until a program version (typed next).

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The line under the title bar when server values have a source: where they come from, their status and age, how
 /// many keys the last sync changed, and whether this menu syncs them or whose snapshot it reads (and whether that

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 extension HistoryView {
     /// `H`: the history of changes, with the key selected in the list as the one `f` narrows to.

@@ -1,5 +1,6 @@
 import Foundation
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The history of changes, newest first: when, who (this menu, the command line, a program, a hand edit), what; the
 /// selected change in full below. `f` narrows it to the key selected in the list, `u` undoes the selected change.

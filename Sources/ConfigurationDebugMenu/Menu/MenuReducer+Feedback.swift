@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 extension MenuReducer {
     /// Applies what the runtime reports; returns the effects to perform. The component that has the keyboard takes

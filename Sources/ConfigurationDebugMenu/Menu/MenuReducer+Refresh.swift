@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 extension MenuReducer {
     // MARK: Refreshing

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The menu's update function: `(state, input) -> (state, effects)`, pure.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Draws a ``MenuState`` into a ``ScreenGrid``: a pure function of the state and the screen size. It gives the
 /// component that has the keyboard the room its ``MenuComponent/placement`` asks for and draws the frame around it;

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The whole state of the debug menu: one value, compared in tests, changed only by ``MenuReducer``.
 ///

@@ -1,4 +1,5 @@
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The catalog as the menu uses it: keys in scope order, an index by name, each scope's common name prefix, the
 /// widths the list's columns need, and search texts laid out in buffers for fast filtering. Built once; shared by

@@ -1,5 +1,7 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// One message the menu showed — a status after an action, a warning, an error — kept whole in the message log
 /// (`L`), however much of it the footer or the title bar had room for.

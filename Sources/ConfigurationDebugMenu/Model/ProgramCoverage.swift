@@ -1,5 +1,6 @@
 import Foundation
 package import ServiceConfiguration
+package import ServiceConfigurationFileStore
 
 /// What the programs that use a store read, as the menu and `config-menu coverage` show it: the reports of the
 /// running programs (or, when none runs, of the one that ran last), merged.

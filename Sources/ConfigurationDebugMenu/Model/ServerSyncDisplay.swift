@@ -1,5 +1,6 @@
 package import Foundation
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The server values' status as the menu shows it: the status, and when the last good sync happened on the
 /// monotonic clock the loop's ticks use, so the age on screen comes from state (tests pass fixed times).

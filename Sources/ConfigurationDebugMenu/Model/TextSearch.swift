@@ -1,4 +1,5 @@
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Finds keys by what they say and hold, not only by their names: the summary (description), the value, the server
 /// value and the override's note. Every term of the query must appear, case-insensitively, in the same field.

@@ -1,4 +1,5 @@
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The picker for keys with a fixed set of values (enums, A/B variants, explicit lists): the choices, the
 /// highlighted one and the current one.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// A line of text the menu asks for, drawn over the mode it was asked from: the name of a new scenario, or the
 /// program version an override expires at. Enter submits, Esc goes back.

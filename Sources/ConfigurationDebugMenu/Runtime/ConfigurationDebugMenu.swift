@@ -1,5 +1,6 @@
 public import Foundation
 public import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The full-screen terminal debug menu: browse every key by scope, see each value and where it comes from, toggle,
 /// pick, edit, filter and reset overrides.

@@ -1,5 +1,7 @@
 import Foundation
 package import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 
 /// Reads what the menu shows from the service, its override store and (when known) the source of server values,
 /// and collects the keys that changed since the last look (from the service's notifications, the store's, the

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The event loop: key → intent (the focused component's key map) → reducer → effects → feedback → render.
 /// Separate from the terminal so tests can drive it.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Reads the program reports published beside the menu's store (see `ProgramReports`) at most once per
 /// ``interval``, and says when what they report changed: a program read more keys, started, ended or died.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Does the menu's work on the store — saving changes, undoing, pruning, applying and saving scenarios, reading the
 /// history for an undo — one piece at a time, in the order asked, on a thread of its own, so the input thread never

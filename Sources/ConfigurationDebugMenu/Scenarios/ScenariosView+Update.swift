@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 extension ScenariosView {
     /// `i`: the scenarios view, read from the folder by the runtime.

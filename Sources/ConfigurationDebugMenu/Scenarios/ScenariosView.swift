@@ -1,5 +1,6 @@
 import Foundation
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The scenarios folder: its profiles on the left, and what applying the selected one would change on the right
 /// (added, removed, changed, with values). Enter applies it (after a question), `m` switches between merging it into

@@ -1,4 +1,5 @@
 package import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// The menu's styles. Every distinction also shows in words or attributes, so with `NO_COLOR` (colours dropped)
 /// the screen reads the same.

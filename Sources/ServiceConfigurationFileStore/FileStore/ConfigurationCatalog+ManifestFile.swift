@@ -1,5 +1,6 @@
 public import Foundation
 public import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 // Reading a manifest from a file lives with the file store: the core reads a manifest from `Data` only
 // (``ConfigurationCatalog/init(manifest:source:)``) and touches no file system.

@@ -1,9 +1,10 @@
 public import Foundation
+package import ServiceConfigurationFiles
 
 extension FileOverrideStore {
     /// The environment variable that points any program at another store file, for example a prepared QA scenario
     /// in a UI test or CI job: `CONFIG_OVERRIDES_FILE=/tmp/scenario.json ./MyApp`.
-    public static let fileEnvironmentVariable = "CONFIG_OVERRIDES_FILE"
+    public static let fileEnvironmentVariable = StoreLocationConvention.fileEnvironmentVariable
 
     /// Where `appName` keeps its overrides.
     ///
@@ -26,15 +27,7 @@ extension FileOverrideStore {
         appName: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
-        #if canImport(Darwin)
-            let support =
-                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(
-                    "Library/Application Support", isDirectory: true)
-            return defaultURL(appName: appName, environment: environment, convention: .applicationSupport(support))
-        #else
-            return defaultURL(appName: appName, environment: environment, convention: .xdg)
-        #endif
+        StoreLocationConvention.defaultStoreURL(appName: appName, environment: environment)
     }
 
     /// Why `url` cannot be used inside `folder`, a folder another program owns (see ``init(url:faults:lockTimeout:origin:confinedTo:)``):
@@ -53,9 +46,6 @@ extension FileOverrideStore {
     package static func defaultURL(
         appName: String, environment: [String: String], convention: StoreLocationConvention
     ) -> URL {
-        if let explicit = environment[fileEnvironmentVariable], !explicit.isEmpty {
-            return URL(fileURLWithPath: (explicit as NSString).expandingTildeInPath)
-        }
-        return convention.storeURL(appName: appName, environment: environment)
+        StoreLocationConvention.defaultStoreURL(appName: appName, environment: environment, convention: convention)
     }
 }

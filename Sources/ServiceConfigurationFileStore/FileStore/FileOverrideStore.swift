@@ -1,5 +1,6 @@
 public import Foundation
 public import ServiceConfigurationCore
+package import ServiceConfigurationFiles
 
 /// Debug overrides persisted in a JSON file that the debug menu, the command-line tool and running programs share
 /// safely.

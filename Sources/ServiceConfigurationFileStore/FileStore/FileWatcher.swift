@@ -1,5 +1,6 @@
 import Foundation
 package import ServiceConfigurationCore
+package import ServiceConfigurationFiles
 
 #if canImport(Darwin)
     import Darwin
@@ -24,10 +25,10 @@ package final class FileWatcher: Sendable {
     private let closePipeOnExit = Locked(false)
     private let status: Locked<String?>
     /// The mechanism actually in use (after any fallback), for tests and diagnostics.
-    let mechanism: String
+    package let mechanism: String
 
     /// Why live reload is degraded, or `nil` when it works as asked.
-    var problem: String? { status.withLock { $0 } }
+    package var problem: String? { status.withLock { $0 } }
 
     package init(file: StoreFile, mode: OverrideStoreWatchMode, onChange: @escaping @Sendable () -> Void) {
         var descriptors: [Int32] = [0, 0]

@@ -1,5 +1,6 @@
 import Foundation
 public import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 extension FileOverrideStore {
     /// The changes recorded in the journal beside the file (see ``OverrideJournal``), oldest first, with a change the

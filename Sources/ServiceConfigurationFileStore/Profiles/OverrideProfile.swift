@@ -1,5 +1,6 @@
 public import Foundation
 public import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 package import Foundation
 import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 #if canImport(Darwin)
     import Darwin

@@ -1,4 +1,5 @@
 package import Foundation
+import ServiceConfigurationFiles
 
 #if canImport(Darwin)
     import Darwin

@@ -1,5 +1,5 @@
-import Foundation
-import ServiceConfigurationFileStore
+package import Foundation
+package import ServiceConfigurationFiles
 
 #if canImport(Darwin)
     import Darwin
@@ -15,19 +15,19 @@ import ServiceConfigurationFileStore
 ///
 /// Server values change how a program behaves, so a snapshot another user could have written is refused like a
 /// loose override store.
-struct ServerSnapshotFile: Sendable {
-    let file: StoreFile
+package struct ServerSnapshotFile: Sendable {
+    package let file: StoreFile
 
     /// The snapshot at `url`; `confinedTo` a folder another program owns (see ``StoreFile``), no link inside it is
     /// followed.
-    init(url: URL, faults: StoreFaultInjector? = nil, confinedTo confinement: URL? = nil) {
+    package init(url: URL, faults: StoreFaultInjector? = nil, confinedTo confinement: URL? = nil) {
         file = StoreFile(url: url.standardizedFileURL, faults: faults, confinedTo: confinement)
     }
 
-    var url: URL { file.url }
+    package var url: URL { file.url }
 
     /// The snapshot, `nil` when there is no file, or why it cannot be used.
-    func load() -> Result<ServerValuesSnapshot?, SnapshotProblem> {
+    package func load() -> Result<ServerValuesSnapshot?, SnapshotProblem> {
         let bytes: [UInt8]
         switch readBytes() {
         case .success(nil): return .success(nil)
@@ -42,7 +42,7 @@ struct ServerSnapshotFile: Sendable {
     }
 
     /// Saves `bytes` atomically. A snapshot larger than the reader accepts is not written.
-    func save(_ bytes: [UInt8]) -> SnapshotProblem? {
+    package func save(_ bytes: [UInt8]) -> SnapshotProblem? {
         guard bytes.count <= ServerValuesSnapshot.maximumFileSize else {
             return SnapshotProblem(
                 "\(url.path): the snapshot would be \(bytes.count >> 20) MiB, over the "
@@ -118,7 +118,7 @@ struct ServerSnapshotFile: Sendable {
 }
 
 /// Why a snapshot could not be read or saved: a sentence naming the file.
-struct SnapshotProblem: Error, Sendable, Hashable, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct SnapshotProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,6 +1,6 @@
 public import Foundation
 import ServiceConfigurationCore
-import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// Where a ``ServerValuesSync`` persists its last-known snapshot.
 ///
@@ -36,10 +36,13 @@ public enum ServerSnapshotLocation: Sendable, Hashable {
     func resolve(for service: (any ConfigurationService)?) -> URL? {
         switch self {
         case .besideStore:
-            return ((service as? LiveConfigurationService)?.overrideStore as? FileOverrideStore).map {
-                Self.url(besideStoreAt: $0.url)
+            return (service as? LiveConfigurationService)?.overrideStore.localFileURL.map {
+                Self.url(besideStoreAt: $0)
             }
-        case .standard(let appName): return Self.url(besideStoreAt: FileOverrideStore.defaultURL(appName: appName))
+        case .standard(let appName):
+            return Self.url(
+                besideStoreAt: StoreLocationConvention.defaultStoreURL(
+                    appName: appName, environment: ProcessInfo.processInfo.environment))
         case .file(let url): return url
         case .none: return nil
         }

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 #if canImport(Darwin)
     import Darwin

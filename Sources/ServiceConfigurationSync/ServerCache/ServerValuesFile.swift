@@ -1,6 +1,6 @@
 public import Foundation
 import ServiceConfigurationCore
-import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// A JSON file of server values: one object mapping key names to wire strings, as a program last received them.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import ServiceConfigurationCore
-import ServiceConfigurationFileStore
 
 extension ServerValuesSnapshot {
     /// Why a snapshot file's contents were refused.
@@ -17,7 +16,7 @@ extension ServerValuesSnapshot {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(values.count * 64)
         var first = true
-        for key in values.keys.sorted(by: OverrideDocument.precedes) {
+        for key in values.keys.sorted(by: KeyNameOrder.precedes) {
             if !first { buffer.append(contentsOf: [UInt8(ascii: ","), 0x0A]) }
             first = false
             buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
@@ -48,7 +47,7 @@ extension ServerValuesSnapshot {
             members.append(("lastError", .object(fields)))
         }
         if let change = status.lastChange {
-            let previous = change.previousValues.keys.sorted(by: OverrideDocument.precedes).map { key in
+            let previous = change.previousValues.keys.sorted(by: KeyNameOrder.precedes).map { key in
                 (key: key, value: change.previousValues[key]!.map(JSONValue.string) ?? .null)
             }
             members.append(

@@ -1,6 +1,6 @@
 import Foundation
 import ServiceConfigurationCore
-import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// One sync at a time: fetch from the source, apply to the service in one update, persist the snapshot, publish
 /// the status. Its callers serialise ``perform()`` (the ``ServerValuesSync`` loop runs one at a time).

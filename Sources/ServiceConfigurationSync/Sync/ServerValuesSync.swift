@@ -1,6 +1,6 @@
 public import Foundation
 public import ServiceConfigurationCore
-package import ServiceConfigurationFileStore
+package import ServiceConfigurationFiles
 
 /// Keeps a service's server values in step with a server: the last-known snapshot first, then a sync at start,
 /// on demand and every interval, with backoff after failures. Start it with one call:

@@ -1,6 +1,7 @@
 import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// `config-menu completion SHELL` (prints a script) and the hidden `config-menu __complete WHAT ...` the scripts call
 /// back for the words that depend on the catalog or the machine.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// `config-menu simulators`: the booted simulators and, on each, the installed apps whose data container holds an
 /// override store, with the command line that opens each store.

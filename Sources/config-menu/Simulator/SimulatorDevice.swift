@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// One simulator device, as `xcrun simctl list devices --json` describes it.
 struct SimulatorDevice: Equatable {

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// Why the simulator app's store could not be found. Each message says what to do.
 enum SimulatorError: Error, CustomStringConvertible {

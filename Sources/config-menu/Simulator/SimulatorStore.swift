@@ -1,5 +1,7 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// `--simulator BUNDLE_ID [--device UDID] [--app-name NAME]`: the override store of an app running in the iOS
 /// Simulator, found through `xcrun simctl`.

@@ -1,4 +1,5 @@
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 /// What the key list shows of the program reports: a `•` before each key a program read (`◦` when its value
 /// changed after that read), the count of keys read in the list's title, and the keys the program read whose scope

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFileStore
 
 extension KeyList {
     /// The columns of a key row, sized to their content: when everything fits, the title and the name get what

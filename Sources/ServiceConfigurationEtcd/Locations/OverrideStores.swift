@@ -1,6 +1,5 @@
 public import Foundation
 public import ServiceConfigurationCore
-import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
 
 /// Picks the override store for a location a person gives: a file path (``FileOverrideStore``) or an etcd prefix

@@ -1,6 +1,8 @@
 package import Foundation
 package import ServiceConfigurationCore
 import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
+package import ServiceConfigurationSync
 
 /// Follows the snapshot another program persists (``ServerValuesSync`` writes it beside the override store): its
 /// values go into a service and its status is this object's, live as the file changes. The debug tools use it so

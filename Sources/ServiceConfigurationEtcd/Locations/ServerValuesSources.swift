@@ -1,9 +1,8 @@
 package import Foundation
-import ServiceConfigurationEtcd
 package import ServiceConfigurationSync
 
 /// Picks the source for a `--server-url`: the URL's scheme decides (`http`/`https`: ``HTTPServerValuesSource``;
-/// `etcd`/`etcds`: ``EtcdServerValuesSource``). It lives in the umbrella, which knows every kind of source; a
+/// `etcd`/`etcds`: ``EtcdServerValuesSource``). It lives with etcd, the layer that knows every kind of source; a
 /// ``ServerSnapshotFollower`` is given it as its ``ServerValuesSourceFactory``.
 package enum ServerValuesSources {
     /// The schemes ``source(for:timeout:)`` knows.

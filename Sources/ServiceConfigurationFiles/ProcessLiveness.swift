@@ -39,7 +39,7 @@ package enum ProcessLiveness {
     /// - where the system says when a process started (Linux), the report must say it too (every writer here
     ///   records it) and it must match: a report without it cannot be told from a pid reused since;
     /// - elsewhere the pid must exist (and, where that can be told, not be a zombie).
-    static func isReportWriter(pid: Int32, startIdentity expected: String?) -> Bool {
+    package static func isReportWriter(pid: Int32, startIdentity expected: String?) -> Bool {
         guard pid > 1 else { return false }
         if expected == nil, startIdentity(of: pid) != nil { return false }
         return isRunning(pid: pid, startIdentity: expected)

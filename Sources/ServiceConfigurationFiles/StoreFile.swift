@@ -1,5 +1,5 @@
 package import Foundation
-import ServiceConfigurationCore
+package import ServiceConfigurationCore
 
 #if canImport(Darwin)
     import Darwin
@@ -11,13 +11,13 @@ import ServiceConfigurationCore
 
 /// The identity of one version of the store file, from `stat`: an atomic replace always changes the inode.
 package struct FileFingerprint: Sendable, Hashable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modified: Int64
-    var changed: Int64
+    package var device: UInt64
+    package var inode: UInt64
+    package var size: Int64
+    package var modified: Int64
+    package var changed: Int64
 
-    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+    package init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
         self.device = device
         self.inode = inode
         self.size = size
@@ -25,7 +25,7 @@ package struct FileFingerprint: Sendable, Hashable {
         self.changed = changed
     }
 
-    init(_ info: stat) {
+    package init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
@@ -63,16 +63,16 @@ package typealias StoreFaultInjector = @Sendable (StoreFileOperation) -> Int32?
 package struct StoreFile: Sendable {
     /// The path as given (possibly a symbolic link).
     package let url: URL
-    let faults: StoreFaultInjector?
+    package let faults: StoreFaultInjector?
     /// How long a writer waits for another process's lock before it gives up.
-    let lockTimeout: Duration
+    package let lockTimeout: Duration
     /// The folder (links resolved) inside which nothing is followed, if the file is confined to one.
     package let confinement: String?
 
     /// How many copies of refused files are kept beside the store (the newest ones).
-    static let keptAsideCopies = OverrideStoreError.keptAsideCopies
+    package static let keptAsideCopies = OverrideStoreError.keptAsideCopies
     /// A temporary file older than this, left by a writer that was killed, is removed by the next writer.
-    static let staleTemporaryAge: Int64 = 60
+    package static let staleTemporaryAge: Int64 = 60
 
     package init(
         url: URL, faults: StoreFaultInjector?, lockTimeout: Duration = .seconds(5), confinedTo confinement: URL? = nil
@@ -92,17 +92,27 @@ package struct StoreFile: Sendable {
 
     /// A failure with its `errno`, turned into an ``OverrideStoreError`` by the caller.
     package struct Failure: Error {
-        var kind: OverrideStoreError.Kind
+        package var kind: OverrideStoreError.Kind
         package var problem: String
-        var preservedAt: URL?
+        package var preservedAt: URL?
         /// The file is in a newer format, or is not a regular file: a writer must not replace it.
-        var mustNotReplace = false
+        package var mustNotReplace = false
 
-        static func system(_ action: String, _ code: Int32) -> Failure {
+        /// A failure of `kind`, saying `problem`.
+        package init(
+            kind: OverrideStoreError.Kind, problem: String, preservedAt: URL? = nil, mustNotReplace: Bool = false
+        ) {
+            self.kind = kind
+            self.problem = problem
+            self.preservedAt = preservedAt
+            self.mustNotReplace = mustNotReplace
+        }
+
+        package static func system(_ action: String, _ code: Int32) -> Failure {
             Failure(kind: .io, problem: "\(action): \(String(cString: strerror(code))) (errno \(code))")
         }
 
-        static let folder = Failure(
+        package static let folder = Failure(
             kind: .io,
             problem: "this is a folder, not a file; name the store file itself (for example overrides.json inside it)",
             mustNotReplace: true)
@@ -173,7 +183,7 @@ package struct StoreFile: Sendable {
     }
 
     /// `path` with symbolic links in its last component followed.
-    static func resolve(_ path: String) throws(Failure) -> String {
+    package static func resolve(_ path: String) throws(Failure) -> String {
         var current = path
         for _ in 0..<32 {
             var info = stat()
@@ -230,7 +240,7 @@ package struct StoreFile: Sendable {
     /// Runs `body` with the file's target, holding an exclusive `flock` on `<target>.lock`, shared by every process
     /// using the store. Waits at most ``lockTimeout`` for another holder; refuses a lock file another user owns or
     /// others can write.
-    func withExclusiveLock<Result>(_ body: (String) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withExclusiveLock<Result>(_ body: (String) throws(Failure) -> Result) throws(Failure) -> Result {
         let target = try target()
         // A folder, device or FIFO where the file should be is refused before anything (a lock file) is created.
         var info = stat()
@@ -291,7 +301,7 @@ package struct StoreFile: Sendable {
 
     /// The file's bytes and fingerprint, or `nil` when there is no file. Refuses files others could have written,
     /// and anything that is not a regular file. Takes no lock and changes nothing: a replacement is atomic.
-    func load() throws(Failure) -> (bytes: [UInt8], fingerprint: FileFingerprint)? {
+    package func load() throws(Failure) -> (bytes: [UInt8], fingerprint: FileFingerprint)? {
         let target = try target()
         let descriptor = open(
             target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (confinement == nil ? 0 : O_NOFOLLOW))
@@ -346,7 +356,7 @@ package struct StoreFile: Sendable {
     }
 
     /// Refuses to replace a file its owner made read-only (mode 400): that is how a person pins a scenario.
-    func checkWritable(_ target: String) throws(Failure) {
+    package func checkWritable(_ target: String) throws(Failure) {
         var info = stat()
         guard stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & S_IWUSR == 0 else { return }
         throw Failure(
@@ -394,7 +404,7 @@ package struct StoreFile: Sendable {
 
     /// Reads up to `size` bytes from `descriptor` (fewer if the file ends sooner), retrying short reads and
     /// interruptions.
-    static func readAll(_ descriptor: Int32, size: Int, action: String) throws(Failure) -> [UInt8] {
+    package static func readAll(_ descriptor: Int32, size: Int, action: String) throws(Failure) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: size)
         var total = 0
         while total < bytes.count {
@@ -411,7 +421,7 @@ package struct StoreFile: Sendable {
     }
 
     /// Writes every byte, retrying short writes and interruptions.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, action: String) throws(Failure) {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, action: String) throws(Failure) {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
@@ -425,7 +435,7 @@ package struct StoreFile: Sendable {
 
     /// Removes temporary files that killed writers left beside `target`: those whose process is gone, or older than
     /// ``staleTemporaryAge``. Call only under the lock (no live writer is then between create and rename).
-    func removeStaleTemporaryFiles(beside target: String) {
+    package func removeStaleTemporaryFiles(beside target: String) {
         let folder = Self.folder(of: target)
         let prefix = ".\((target as NSString).lastPathComponent).tmp-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
@@ -442,7 +452,7 @@ package struct StoreFile: Sendable {
 
     /// Moves a refused regular file to `<name>.corrupt-<UTC timestamp>` (with a counter if taken), keeps only the
     /// newest ``keptAsideCopies`` such copies, and returns the new path.
-    func moveAside(_ target: String) throws(Failure) -> URL {
+    package func moveAside(_ target: String) throws(Failure) -> URL {
         try checkConfined(target)
         var info = stat()
         guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw .folder }
@@ -481,7 +491,7 @@ package struct StoreFile: Sendable {
     /// Writes `bytes` to `destination` as a person means it: a device, FIFO or standard stream is written through
     /// (never replaced); a regular file, or a symbolic link to one, is replaced atomically in the target's folder; a
     /// missing folder is refused, never created.
-    static func export(_ bytes: [UInt8], to destination: String) throws(Failure) {
+    package static func export(_ bytes: [UInt8], to destination: String) throws(Failure) {
         let stream: Int32? =
             switch destination {
             case "/dev/stdout": 1

@@ -1,6 +1,8 @@
 package import Foundation
 
-/// Where a platform keeps an app's override store by default (see ``FileOverrideStore/defaultURL(appName:environment:)``).
+/// Where a platform keeps an app's override store by default (see `FileOverrideStore.defaultURL(appName:environment:)`).
+/// It lives below the file store because files kept beside the store (the server snapshot) follow it in every build,
+/// with or without the `DebugOverrides` trait.
 package enum StoreLocationConvention: Sendable, Equatable {
     /// Linux and other non-Apple systems: `$XDG_STATE_HOME/<app>/overrides.json`, else
     /// `~/.local/state/<app>/overrides.json`.
@@ -12,6 +14,33 @@ package enum StoreLocationConvention: Sendable, Equatable {
 
     /// The store file's name in every convention.
     package static let fileName = "overrides.json"
+
+    /// The environment variable that points any program at another store file (`CONFIG_OVERRIDES_FILE`).
+    package static let fileEnvironmentVariable = "CONFIG_OVERRIDES_FILE"
+
+    /// The convention of the platform this code runs on.
+    package static var current: Self {
+        #if canImport(Darwin)
+            let support =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(
+                    "Library/Application Support", isDirectory: true)
+            return .applicationSupport(support)
+        #else
+            return .xdg
+        #endif
+    }
+
+    /// Where `appName` keeps its overrides: `$CONFIG_OVERRIDES_FILE` if set and not empty, else the store under
+    /// `convention` (see `FileOverrideStore.defaultURL(appName:environment:)`).
+    package static func defaultStoreURL(
+        appName: String, environment: [String: String], convention: Self = .current
+    ) -> URL {
+        if let explicit = environment[fileEnvironmentVariable], !explicit.isEmpty {
+            return URL(fileURLWithPath: (explicit as NSString).expandingTildeInPath)
+        }
+        return convention.storeURL(appName: appName, environment: environment)
+    }
 
     /// The Application Support folder inside an Apple app's data container (what the app itself sees as
     /// `FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)`).
