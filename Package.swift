@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ServiceConfigurationSync", targets: ["ServiceConfigurationSync"]),
         .library(name: "ServiceConfigurationEtcd", targets: ["ServiceConfigurationEtcd"]),
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
+        .library(name: "ServiceConfigurationSyncTesting", targets: ["ServiceConfigurationSyncTesting"]),
         .library(name: "ServiceConfigurationMacros", targets: ["ServiceConfigurationMacros"]),
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
         .library(name: "ConfigurationDebugMenu", targets: ["ConfigurationDebugMenu"]),
@@ -83,6 +84,12 @@ let package = Package(
         .target(
             name: "ServiceConfigurationTesting",
             dependencies: ["ServiceConfigurationCore"],
+            swiftSettings: swiftSettings
+        ),
+        // The server-values source conformance suite: apart, so the mock's users do not link sync.
+        .target(
+            name: "ServiceConfigurationSyncTesting",
+            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationSync", "ServiceConfigurationTesting"],
             swiftSettings: swiftSettings
         ),
         // ncursesw from the system (Debian: libncurses-dev). No `pkgConfig:` on purpose: SwiftPM would drop the
@@ -150,8 +157,8 @@ let package = Package(
         .testTarget(
             name: "ServiceConfigurationTests",
             dependencies: [
-                "ServiceConfiguration", "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper",
-                "sync-test-helper", "SharedTestSupport",
+                "ServiceConfiguration", "ServiceConfigurationTesting", "ServiceConfigurationSyncTesting",
+                "DemoConfiguration", "store-test-helper", "sync-test-helper", "SharedTestSupport",
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
