@@ -3,7 +3,7 @@ import ServiceConfigurationCore
 public import ServiceConfigurationSync
 public import ServiceConfigurationTesting
 
-/// The checks every ``ServerValuesSource`` must pass, for a source of this package or of your own: run them from
+/// The checks every `ServerValuesSource` must pass, for a source of this package or of your own: run them from
 /// your tests against your backend, with closures that change what the backend serves.
 ///
 /// ```swift
@@ -20,27 +20,27 @@ public import ServiceConfigurationTesting
 /// ```
 ///
 /// The checks run in order against one source; each publishes the values it needs first. A source that does not
-/// push changes (``ServerValuesSource/pushesChanges`` is false) skips ``Check/pushedChange`` with the reason
-/// printed and listed in the report's ``ConformanceReport/skipped``.
+/// push changes (`ServerValuesSource/pushesChanges` is false) skips ``Check/pushedChange`` with the reason
+/// printed and listed in the report's `ConformanceReport/skipped`.
 public enum ServerValuesSourceConformance {
     /// One check of the suite.
     public enum Check: String, Sendable, Hashable, CaseIterable {
         /// A first fetch (no validators) brings exactly the values published, with validators to send next time.
         case firstFetch
-        /// A fetch with the validators of the last one is ``ServerValuesFetch/notModified(validators:)`` when
+        /// A fetch with the validators of the last one is `ServerValuesFetch/notModified(validators:)` when
         /// nothing changed.
         case notModified
         /// A fetch with the validators of the last one brings the new values when something changed.
         case changedValues
-        /// A response that is not entirely valid is refused whole: ``ServerSyncError/Kind/invalidResponse`` with a
+        /// A response that is not entirely valid is refused whole: `ServerSyncError/Kind/invalidResponse` with a
         /// reason, no values; the next valid response is accepted again.
         case refusal
-        /// ``ServerValuesSource/location`` holds no credentials (no user or password, none of the backend's
+        /// `ServerValuesSource/location` holds no credentials (no user or password, none of the backend's
         /// secrets).
         case location
-        /// ``ServerValuesSource/waitForChange(after:)`` returns promptly when its task is cancelled.
+        /// `ServerValuesSource/waitForChange(after:)` returns promptly when its task is cancelled.
         case cancellation
-        /// A pushing source's ``ServerValuesSource/waitForChange(after:)`` returns after a change is published.
+        /// A pushing source's `ServerValuesSource/waitForChange(after:)` returns after a change is published.
         case pushedChange
     }
 
@@ -55,10 +55,10 @@ public enum ServerValuesSourceConformance {
         /// Makes the backend serve a response that is not entirely valid (a value that is not a string, bytes
         /// that are not UTF-8, ...); `nil` when it cannot (``Check/refusal`` is then skipped).
         public var publishInvalid: (@Sendable () async throws -> Void)?
-        /// Texts that must never appear in ``ServerValuesSource/location``: the passwords and tokens the source was
+        /// Texts that must never appear in `ServerValuesSource/location`: the passwords and tokens the source was
         /// given.
         public var credentials: [String]
-        /// How long ``ServerValuesSource/waitForChange(after:)`` may take to return after a change or a
+        /// How long `ServerValuesSource/waitForChange(after:)` may take to return after a change or a
         /// cancellation.
         public var timeout: Duration
 

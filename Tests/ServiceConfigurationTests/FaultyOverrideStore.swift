@@ -27,6 +27,8 @@ final class FaultyOverrideStore: OverrideStore {
         case deaf
         /// Accepts any entry, however large.
         case ignoresLimits
+        /// Accepts any number of entries (it declares the file store's limit on the total).
+        case ignoresTotalSize
         /// `removeValue(forKey:)` does nothing.
         case removeValueDoesNothing
         /// `removeAll()` keeps quarantined entries.
@@ -127,6 +129,10 @@ final class FaultyOverrideStore: OverrideStore {
                 changes[key] = changed[key]
                 contents.bad[key] = nil
             }
+            let total = changed.reduce(0) { $0 + $1.key.utf8.count + $1.value.value.utf8.count }
+            if fault != .ignoresTotalSize, total > OverrideStoreLimits.maximumFileSize {
+                return .failure(OverrideStoreError(url: url, kind: .limitExceeded, problem: "\(total) bytes in all"))
+            }
             if fault == .losesQuarantinedEntries { contents.bad = [:] }
             contents.entries = changed
             guard !changes.isEmpty else { return .success(nil) }
@@ -221,6 +227,7 @@ final class FaultyOverrideStore: OverrideStore {
                 return FaultyOverrideStore(fault: first.fault, backing: first.backing)
             },
             writeRawEntry: { store, key, json in try (store as! FaultyOverrideStore).writeRaw(key: key, json: json) },
+            limitsTotalSize: true,
             watchTimeout: .seconds(1))
     }
 }

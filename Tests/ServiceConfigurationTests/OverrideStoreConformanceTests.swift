@@ -3,6 +3,7 @@ import ServiceConfiguration
 import ServiceConfigurationTesting
 import SharedTestSupport
 import Testing
+import XCTest
 
 #if canImport(Glibc)
     import Glibc
@@ -17,9 +18,8 @@ struct OverrideStoreConformanceTests {
         let report = await OverrideStoreConformance.run(
             OverrideStoreConformance.Backend(name: "InMemoryOverrideStore", makeStore: { InMemoryOverrideStore() }))
         #expect(report.failures.isEmpty)
-        #expect(Set(report.skipped.map(\.check)) == [.conflicts, .quarantine, .watchElsewhere])
-        #expect(report.skipped.allSatisfy { $0.reason.contains("makeSecondInstance") || $0.reason.contains("raw") })
-        #expect(report.passed.count == Check.allCases.count - 3)
+        #expect(Set(report.skipped.map(\.check)) == [.conflicts, .quarantine, .watchElsewhere, .totalSize])
+        #expect(report.passed.count == Check.allCases.count - 4)
     }
 
     @Test("FileOverrideStore passes every check")
@@ -34,7 +34,8 @@ struct OverrideStoreConformanceTests {
             makeSecondInstance: { store in FileOverrideStore(url: (store as! FileOverrideStore).url) },
             writeRawEntry: { store, key, json in
                 try Self.writeRaw(json, forKey: key, into: (store as! FileOverrideStore).url)
-            })
+            },
+            limitsTotalSize: true)
         let report = await OverrideStoreConformance.run(backend)
         #expect(report.failures.isEmpty)
         #expect(report.skipped.isEmpty, "the file store keeps history and has every capability")
@@ -57,7 +58,7 @@ struct OverrideStoreConformanceTests {
             })
         let report = await OverrideStoreConformance.run(backend)
         #expect(report.failures.isEmpty)
-        #expect(report.skipped.map(\.check) == (EtcdFixture.keepsHistory ? [] : [.history]))
+        #expect(report.skipped.map(\.check) == [.totalSize] + (EtcdFixture.keepsHistory ? [] : [.history]))
         #expect(report.passed.count + report.skipped.count == Check.allCases.count)
     }
 
@@ -80,6 +81,7 @@ struct OverrideStoreConformanceTests {
             (.announcesEveryKey, .watchHere),
             (.deaf, .watchElsewhere),
             (.ignoresLimits, .limits),
+            (.ignoresTotalSize, .totalSize),
             (.removeValueDoesNothing, .removeValue),
             (.removeAllKeepsQuarantined, .removeAll),
             (.historyNewestFirst, .history),
@@ -118,4 +120,14 @@ struct OverrideStoreConformanceTests {
 extension EtcdFixture {
     /// Whether the etcd store keeps a history (it keeps none today: the suite skips that check, saying so).
     static let keepsHistory = false
+}
+
+/// The suite under XCTest: failures would be `XCTFail`s of the running test case.
+final class OverrideStoreConformanceXCTests: XCTestCase {
+    func testInMemoryStorePasses() async {
+        let report = await OverrideStoreConformance.run(
+            OverrideStoreConformance.Backend(name: "InMemoryOverrideStore", makeStore: { InMemoryOverrideStore() }))
+        XCTAssertEqual(report.failures, [])
+        XCTAssertEqual(report.passed.count, OverrideStoreConformance.Check.allCases.count - 4)
+    }
 }

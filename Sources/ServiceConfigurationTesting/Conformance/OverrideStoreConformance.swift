@@ -2,7 +2,7 @@ import Foundation
 public import ServiceConfigurationCore
 import Synchronization
 
-/// The checks every ``OverrideStore`` must pass, for a store of this package or of your own: run them from your
+/// The checks every `OverrideStore` must pass, for a store of this package or of your own: run them from your
 /// tests against your backend.
 ///
 /// ```swift
@@ -22,35 +22,39 @@ import Synchronization
 public enum OverrideStoreConformance {
     /// One check of the suite.
     public enum Check: String, Sendable, Hashable, CaseIterable {
-        /// Changes are seen, by readers and by ``OverrideStore/observe(_:)``, in the order they were made.
+        /// Changes are seen, by readers and by `OverrideStore/observe(_:)`, in the order they were made.
         case ordering
-        /// A ``OverrideStore/modify(_:)`` whose body throws changes nothing and notifies nobody.
+        /// A `OverrideStore/modify(_:)` whose body throws changes nothing and notifies nobody.
         case atomicModify
         /// Modifications from several threads at once (and from a second instance, when there is one) all land:
         /// a shared counter incremented by each ends at the number of increments.
         case concurrentModify
-        /// A change made by a second instance on the same storage is seen after ``OverrideStore/reload()``, and a
+        /// A change made by a second instance on the same storage is seen after `OverrideStore/reload()`, and a
         /// later modify of the first instance starts from it instead of overwriting it with what it held before.
         case conflicts
-        /// ``OverrideEntry/preservedFields`` (and unknown fields written raw into the storage) survive a write of
+        /// `OverrideEntry/preservedFields` (and unknown fields written raw into the storage) survive a write of
         /// another key and a new instance's read.
         case unknownFields
-        /// An entry that cannot be used, written raw into the storage, is listed in ``OverrideStore/problems``,
-        /// not applied, kept across a write of another key, and removed by ``OverrideStore/removeValue(forKey:)``.
+        /// An entry that cannot be used, written raw into the storage, is listed in `OverrideStore/problems`,
+        /// not applied, kept across a write of another key, and removed by `OverrideStore/removeValue(forKey:)`.
         case quarantine
-        /// ``OverrideStore/observe(_:)`` is called with exactly the changed keys after a change made here.
+        /// `OverrideStore/observe(_:)` is called with exactly the changed keys after a change made here.
         case watchHere
-        /// After ``OverrideStore/startWatching(_:)``, a change made by a second instance reaches the handler and
-        /// the entries without a ``OverrideStore/reload()``.
+        /// After `OverrideStore/startWatching(_:)`, a change made by a second instance reaches the handler and
+        /// the entries without a `OverrideStore/reload()`.
         case watchElsewhere
-        /// An entry past ``OverrideStoreLimits`` is refused with ``OverrideStoreError/Kind/limitExceeded`` naming
+        /// An entry past `OverrideStoreLimits` is refused with `OverrideStoreError/Kind/limitExceeded` naming
         /// the key, and nothing of that change is made.
         case limits
-        /// ``OverrideStore/removeValue(forKey:)`` removes that key only; removing an absent key is not an error.
+        /// A backend that declares a limit on its storage's total size (`Backend/limitsTotalSize`: a file store's
+        /// `OverrideStoreLimits.maximumFileSize`) refuses a change past it with `OverrideStoreError.Kind.limitExceeded`,
+        /// and nothing of that change is made.
+        case totalSize
+        /// `OverrideStore/removeValue(forKey:)` removes that key only; removing an absent key is not an error.
         case removeValue
-        /// ``OverrideStore/removeAll()`` leaves no entry (and no kept problem entry).
+        /// `OverrideStore/removeAll()` leaves no entry (and no kept problem entry).
         case removeAll
-        /// A store that keeps history (``OverrideHistory/isKept``) records each change, in order, with its keys,
+        /// A store that keeps history (`OverrideHistory/isKept`) records each change, in order, with its keys,
         /// reason and the store's origin.
         case history
     }
@@ -68,6 +72,9 @@ public enum OverrideStoreConformance {
         /// back, as a hand edit or a newer build would; `nil` when the backend cannot (``Check/quarantine`` is
         /// then skipped, and ``Check/unknownFields`` checks only typed preserved fields).
         public var writeRawEntry: (@Sendable (any OverrideStore, _ key: String, _ json: String) async throws -> Void)?
+        /// Whether the storage as a whole is limited to `OverrideStoreLimits.maximumFileSize` (a file store);
+        /// ``Check/totalSize`` is skipped when it is not.
+        public var limitsTotalSize: Bool
         /// How long a change made elsewhere may take to reach a watching store.
         public var watchTimeout: Duration
 
@@ -77,12 +84,14 @@ public enum OverrideStoreConformance {
             makeStore: @escaping @Sendable () async throws -> any OverrideStore,
             makeSecondInstance: (@Sendable (any OverrideStore) async throws -> any OverrideStore)? = nil,
             writeRawEntry: (@Sendable (any OverrideStore, _ key: String, _ json: String) async throws -> Void)? = nil,
+            limitsTotalSize: Bool = false,
             watchTimeout: Duration = .seconds(10)
         ) {
             self.name = name
             self.makeStore = makeStore
             self.makeSecondInstance = makeSecondInstance
             self.writeRawEntry = writeRawEntry
+            self.limitsTotalSize = limitsTotalSize
             self.watchTimeout = watchTimeout
         }
     }
@@ -125,6 +134,7 @@ struct OverrideStoreChecker {
         case .watchHere: try await watchHere()
         case .watchElsewhere: try await watchElsewhere()
         case .limits: try await limits()
+        case .totalSize: try await totalSize()
         case .removeValue: try await removeValue()
         case .removeAll: try await removeAll()
         case .history: try await history()
@@ -426,6 +436,33 @@ struct OverrideStoreChecker {
         } catch {
             run.expect(error.kind == .limitExceeded, "a key name over maximumKeySize was refused as \(error.kind)")
         }
+    }
+
+    private func totalSize() async throws {
+        guard backend.limitsTotalSize else {
+            throw ConformanceSkip("the backend declares no limit on its storage's total size (limitsTotalSize)")
+        }
+        let store = try await backend.makeStore()
+        try store.modify { $0["total.kept"] = Self.entry("1") }
+        let value = String(repeating: "v", count: OverrideStoreLimits.maximumValueSize - 1024)
+        let count = OverrideStoreLimits.maximumFileSize / value.utf8.count + 1
+        do {
+            try store.modify { entries in
+                entries["total.kept"] = Self.entry("2")
+                for index in 0..<count { entries["total.\(index)"] = Self.entry(value) }
+            }
+            run.fail("\(count) entries of \(value.utf8.count) bytes, over maximumFileSize in all, were accepted")
+        } catch {
+            run.expect(
+                error.kind == .limitExceeded,
+                "a change past maximumFileSize in all was refused as \(error.kind.rawValue), not limitExceeded: "
+                    + error.problem)
+        }
+        store.reload()
+        run.expect(
+            values(store) == ["total.kept": "1"],
+            "after refusing a change past maximumFileSize, the store holds \(store.entries.count) entries, not "
+                + "[total.kept: 1]")
     }
 
     private func removeValue() async throws {
