@@ -230,6 +230,8 @@ struct OverrideStoreChecker {
                 do {
                     try target.modify { entries in
                         let count = Int(entries["concurrent.counter"]?.value ?? "0") ?? 0
+                        // A body that takes a moment, so other writers' changes land while it runs.
+                        Thread.sleep(forTimeInterval: 0.002)
                         entries["concurrent.counter"] = Self.entry("\(count + 1)")
                         entries["concurrent.writer\(writer).\(increment)"] = Self.entry("Y")
                     }
