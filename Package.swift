@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "ServiceConfigurationSync", targets: ["ServiceConfigurationSync"]),
         .library(name: "ServiceConfigurationEtcd", targets: ["ServiceConfigurationEtcd"]),
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
+        .library(name: "ServiceConfigurationSyncTesting", targets: ["ServiceConfigurationSyncTesting"]),
         .library(name: "ServiceConfigurationMacros", targets: ["ServiceConfigurationMacros"]),
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
         .library(name: "ConfigurationDebugMenu", targets: ["ConfigurationDebugMenu"]),
@@ -105,6 +106,12 @@ let package = Package(
             dependencies: ["ServiceConfigurationCore"],
             swiftSettings: swiftSettings
         ),
+        // The server-values source conformance suite: apart, so the mock's users do not link sync.
+        .target(
+            name: "ServiceConfigurationSyncTesting",
+            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationSync", "ServiceConfigurationTesting"],
+            swiftSettings: swiftSettings
+        ),
         // ncursesw from the system (Debian: libncurses-dev). No `pkgConfig:` on purpose: SwiftPM would drop the
         // -D flags pkg-config gives with a "prohibited flag" warning; the shim header defines what is needed.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
@@ -170,8 +177,8 @@ let package = Package(
         .testTarget(
             name: "ServiceConfigurationTests",
             dependencies: library + [
-                "ServiceConfigurationTesting", "DemoConfiguration", "store-test-helper", "sync-test-helper",
-                "SharedTestSupport",
+                "ServiceConfigurationTesting", "ServiceConfigurationSyncTesting", "DemoConfiguration",
+                "store-test-helper", "sync-test-helper", "SharedTestSupport",
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

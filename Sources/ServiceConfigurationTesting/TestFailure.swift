@@ -12,9 +12,9 @@ import Foundation
 /// Under Swift Testing (a test is current) the failure is an `Issue.record`; otherwise it is an `XCTFail`, which
 /// XCTest attributes to the running test case. Outside any test both do nothing, so the message also goes to
 /// standard error. Nothing here stops the process: one broken codec fails one test, and the others still report.
-enum TestFailure {
+package enum TestFailure {
     /// Where a failure is attributed: the caller of the mock's API.
-    struct Location: Sendable {
+    package struct Location: Sendable {
         var fileID: StaticString
         var filePath: StaticString
         var line: UInt
@@ -24,7 +24,7 @@ enum TestFailure {
     /// Records `message` at `location`, the caller of the mock's API; without one (a property's setter, which Swift
     /// gives no caller location) at the running test's declaration under Swift Testing, and on the running test
     /// case under XCTest.
-    static func record(_ message: String, at location: Location?) {
+    package static func record(_ message: String, at location: Location?) {
         #if canImport(Testing)
             if let test = Test.current {
                 let sourceLocation =

@@ -114,6 +114,34 @@ struct EtcdOverrideStoreTests {
         #expect(reader.entry(forKey: "shared")?.value == "1")
         #expect(reader.entry(forKey: "shared")?.note == "first")
     }
+
+    @Test("threads sharing one store each change from what the last committed: no increment is lost")
+    func concurrentIncrements() throws {
+        let etcd = try EtcdFixture.shared()
+        let store = try EtcdFixture.store(etcd, prefix: EtcdFixture.prefix("increments"))
+        let threads = 3
+        let increments = 5
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for _ in 0..<increments {
+                    try? store.modify { entries in
+                        let count = Int(entries["counter"]?.value ?? "0") ?? 0
+                        // A body that takes a moment: another thread's change lands meanwhile, and this one must
+                        // then be compared with what it started from (the conformance suite found it was not).
+                        usleep(3000)
+                        entries["counter"] = OverrideEntry(value: "\(count + 1)")
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        let reader = try EtcdFixture.store(etcd, prefix: store.url.path)
+        reader.reload()
+        #expect(reader.entry(forKey: "counter")?.value == "\(threads * increments)")
+    }
 }
 
 @Suite(

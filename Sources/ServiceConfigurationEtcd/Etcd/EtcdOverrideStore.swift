@@ -239,7 +239,11 @@ public final class EtcdOverrideStore: OverrideStore {
             }
         }
         planning: while true {
-            var remaining = try plan(state.withLock { $0.records })[...]
+            // The comparisons are with what the plan saw, not with what the store knows when it sends: another
+            // thread's change landing meanwhile (in etcd and in this store) must fail them, or this change, made from
+            // the older view, would overwrite it.
+            let planned = state.withLock { $0.records }
+            var remaining = try plan(planned)[...]
             while !remaining.isEmpty {
                 var batch: [EtcdClient.Change] = []
                 var bytes = 0
@@ -253,10 +257,9 @@ public final class EtcdOverrideStore: OverrideStore {
                     batch.append(change)
                     bytes += size
                 }
-                let records = state.withLock { $0.records }
-                let knownBefore = records.highestRevision
+                let knownBefore = state.withLock { $0.records.highestRevision }
                 let comparisons = batch.map {
-                    EtcdClient.Comparison(key: $0.key, modRevision: records.modRevision(of: $0.key))
+                    EtcdClient.Comparison(key: $0.key, modRevision: planned.modRevision(of: $0.key))
                 }
                 let outcome: EtcdClient.TransactionOutcome
                 do {
