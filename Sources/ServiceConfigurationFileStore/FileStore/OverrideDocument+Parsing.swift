@@ -1,5 +1,6 @@
 import Foundation
 package import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 extension OverrideDocument {
     /// Parses a file's bytes; the error says what is wrong and where, for a person to fix.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 extension OverrideJournalRecord {
     /// The journal's line format version; lines of a newer version are skipped (and counted) by this build.

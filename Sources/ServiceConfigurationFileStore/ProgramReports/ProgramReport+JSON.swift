@@ -1,5 +1,6 @@
 package import Foundation
 import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 /// The report's file format: see ``ProgramReport``. Written and read with the package's own JSON code (a report
 /// of 100,000 reads is about 14 MB: Foundation's coders took seconds for it), read strictly (duplicate names,

@@ -1,5 +1,6 @@
 package import Foundation
 package import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 /// The reads log beside a program report: what the program read since the report was last written whole, appended a
 /// line at a time, so a program that read 100,000 keys does not rewrite 14 MB for each new read, and a reader that

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 extension ServerValuesSnapshot {
     /// Why a snapshot file's contents were refused.
