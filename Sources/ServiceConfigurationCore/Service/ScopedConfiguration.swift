@@ -92,8 +92,3 @@ package protocol ConfigurationEngineBacked: ConfigurationReader {
     /// The engine every read of this service goes to.
     var configurationEngine: ConfigurationEngine { get }
 }
-
-extension LiveConfigurationService: ConfigurationEngineBacked {
-    /// The engine behind every read.
-    package var configurationEngine: ConfigurationEngine { engine }
-}
