@@ -15,19 +15,18 @@ public import ServiceConfigurationCore
 /// ```
 ///
 /// Assigning through a property simulates the server sending that value (source `ValueSource/server`);
-/// ``setOverride(_:for:)`` and ``updateServerValues(_:)`` work as on the live service. Create the mock with the
+/// `setOverride(_:for:)` and `updateServerValues(_:)` work as on the live service. Create the mock with the
 /// scopes your test uses so that string-level operations (`setOverride(rawValue:forKeyNamed:)`) know every key
 /// before it is read.
 ///
 /// A value whose encoding does not decode back is reported as a failure of the current test (an `Issue` under Swift
 /// Testing, an `XCTFail` under XCTest) and the test goes on; the process never stops.
 @dynamicMemberLookup
-public final class MockConfigurationService: ConfigurationService, ConfigurationEngineBacked {
+public final class MockConfigurationService: ConfigurationService, OverrideLayerBacked {
     private let engine: ConfigurationEngine
-    private let layer: OverrideLayer
-
-    /// Where the mock's overrides live: memory, with the same metadata a file store keeps.
-    public var overrideStore: any OverrideStore { layer.store }
+    /// The override layer every change goes through, as on the live service; its store is memory, with the same
+    /// metadata a file store keeps. Every requirement of `ConfigurationService` is the live service's code, over it.
+    package let overrideLayer: OverrideLayer
 
     /// Creates a mock with optional initial server values, overrides and catalog.
     ///
@@ -41,7 +40,7 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         overridePolicy: ConfigurationOverridePolicy = .allBuilds
     ) {
         engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
-        layer = Self.layer(engine, overrides)
+        overrideLayer = Self.layer(engine, overrides)
     }
 
     /// The override layer of every mock: memory, written exactly as the live service writes a store.
@@ -69,7 +68,7 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         column: UInt = #column
     ) {
         engine = ConfigurationEngine(serverValues: serverValues, overridePolicy: overridePolicy)
-        layer = Self.layer(engine, overrides)
+        overrideLayer = Self.layer(engine, overrides)
         do {
             engine.register(try ConfigurationCatalog(scopes: scopes))
         } catch {
@@ -113,14 +112,14 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// knows no caller).
     private func send<K: ConfigurationKey>(_ value: K.Value, for key: K.Type, at location: TestFailure.Location?) {
         do {
-            layer.setServerValue(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
+            overrideLayer.setServerValue(try engine.wireString(for: value, of: K.self), forKeyNamed: K.name)
         } catch {
             let hint =
                 location == nil
                 ? " (set through a property, which Swift gives no caller line: setServerValue(_:for:) records it at "
                     + "the line of the call)" : ""
             TestFailure.record("MockConfigurationService: \(error)\(hint)", at: location)
-            if case .invalidValue(_, let raw, _) = error { layer.setServerValue(raw, forKeyNamed: K.name) }
+            if case .invalidValue(_, let raw, _) = error { overrideLayer.setServerValue(raw, forKeyNamed: K.name) }
         }
     }
 
@@ -139,7 +138,7 @@ public final class MockConfigurationService: ConfigurationService, Configuration
     /// Simulates the server sending a raw wire string for the key named `name`, valid or not (`nil` removes it), so
     /// tests can check how code copes with a value that fails to decode.
     public func setServerValue(rawValue: String?, forKeyNamed name: String) {
-        layer.setServerValue(rawValue, forKeyNamed: name)
+        overrideLayer.setServerValue(rawValue, forKeyNamed: name)
     }
 
     /// Simulates the server sending a raw wire string, valid or not, for the key at `keyPath`.
@@ -147,106 +146,6 @@ public final class MockConfigurationService: ConfigurationService, Configuration
         rawValue: String?,
         for keyPath: KeyPath<ConfigurationDynamicLookup, K>
     ) {
-        layer.setServerValue(rawValue, forKeyNamed: K.name)
-    }
-
-    /// The key's effective value.
-    public subscript<K: ConfigurationKey>(key: K.Type) -> K.Value { engine.value(of: K.self) }
-
-    /// The key's effective value, its source, and every rejected candidate.
-    public func resolution<K: ConfigurationKey>(of key: K.Type) -> ConfigurationResolution<K.Value> {
-        engine.resolveAndCache(K.self)
-    }
-
-    /// The type-erased resolution of the key named `name`, or `nil` when no known key has that name.
-    public func resolution(forKeyNamed name: String) -> ConfigurationResolution<String?>? {
-        engine.resolution(forKeyNamed: name)
-    }
-
-    /// A consistent snapshot of every value at this instant.
-    public func values() -> ConfigurationValues { engine.snapshot() }
-
-    /// The server layer.
-    public var serverValues: [String: String] { engine.serverValues }
-
-    /// The override layer.
-    public var overrides: [String: String] { engine.overrides }
-
-    /// Whether this mock applies overrides (see `ConfigurationOverridePolicy`).
-    public var overridesApply: Bool { engine.overridesEnabled }
-
-    /// Replaces the server layer; overrides are kept.
-    public func updateServerValues(_ values: [String: String]) { layer.replaceServerValues(values) }
-
-    /// Overrides the key with `value`.
-    public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
-        try requireOverrides()
-        try layer.update([K.name: try engine.wireString(for: value, of: K.self)], validate: false)
-    }
-
-    /// Overrides the key named `name` with a validated wire string; `note` replaces the override's note (`nil`
-    /// keeps it, an empty note removes it).
-    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
-        try layer.update([name: rawValue], note: note, validate: true)
-    }
-
-    /// Overrides the key named `name` with a validated wire string that stops applying by `expiry`.
-    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?, expiry: OverrideExpiry?) throws {
-        try layer.update([name: rawValue], note: note, expiry: expiry, validate: true)
-    }
-
-    /// Removes the override of the key named `name`, if any.
-    public func removeOverride(forKeyNamed name: String) throws {
-        try layer.remove(name)
-    }
-
-    /// Removes every override.
-    public func removeAllOverrides() throws {
-        try layer.removeAll()
-    }
-
-    /// Sets or removes several overrides as one change (validated first, with `validate`).
-    public func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
-        try layer.update(changes, validate: validate)
-    }
-
-    /// Puts stored entries back exactly as given, metadata included (as an undo does).
-    public func restoreOverrides(_ entries: [String: OverrideEntry?]) throws {
-        try layer.restore(entries)
-    }
-
-    /// Puts stored entries back, recorded with `reason`, if the keys of `expecting` still hold those entries.
-    public func restoreOverrides(
-        _ entries: [String: OverrideEntry?], reason: OverrideChangeReason, expecting: [String: OverrideEntry?]?
-    ) throws {
-        try layer.restore(entries, reason: reason, expecting: expecting)
-    }
-
-    /// The stored overrides that have expired, with why.
-    public var expiredOverrides: [String: OverrideExpiration] { layer.expiredOverrides }
-
-    /// Removes the stored overrides that have expired, as one change.
-    @discardableResult
-    public func pruneExpiredOverrides() throws -> [String: OverrideEntry] {
-        try layer.prune()
-    }
-
-    /// Makes the keys of `catalog` known to string-level operations and change detection.
-    public func register(_ catalog: ConfigurationCatalog) { engine.register(catalog) }
-
-    /// The engine behind every read, for ``ScopedConfiguration``'s direct reads.
-    package var configurationEngine: ConfigurationEngine { engine }
-
-    /// Throws, as the live service does, when this build applies no overrides.
-    private func requireOverrides() throws {
-        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
-    }
-
-    /// Calls `handler` after each change with the names of the keys whose effective value changed.
-    public func observe(
-        _ handler: @escaping @Sendable (Set<String>) -> Void,
-        finish: (@Sendable () -> Void)?
-    ) -> ConfigurationObservation {
-        engine.observe(handler, finish: finish)
+        overrideLayer.setServerValue(rawValue, forKeyNamed: K.name)
     }
 }

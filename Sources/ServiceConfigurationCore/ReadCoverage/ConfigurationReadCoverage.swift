@@ -11,7 +11,7 @@ public import Foundation
 /// for key in coverage.unregistered { print(key) }   // read, but not in the catalog
 /// ```
 ///
-/// A read is a typed read of the service (a property, `service[Key.self]`, ``ConfigurationService/resolution(of:)``)
+/// A read is a typed read of the service (a property, `service[Key.self]`, ``ConfigurationReader/resolution(of:)``)
 /// or of a snapshot taken from it. The string-level API the debug tools use (`resolution(forKeyNamed:)`) is not a
 /// read of the program.
 public struct ConfigurationReadCoverage: Sendable, Hashable {

@@ -8,7 +8,10 @@
 public final class ConfigurationObservation: Sendable {
     private let cancellation: Locked<(@Sendable () -> Void)?>
 
-    package init(cancel: @escaping @Sendable () -> Void) {
+    /// A registration that calls `cancel` once, on the first ``cancel()`` or when deallocated: what your own
+    /// ``ConfigurationReader`` returns from ``ConfigurationReader/observe(_:finish:)`` (a reader whose values never
+    /// change passes an empty closure).
+    public init(cancel: @escaping @Sendable () -> Void) {
         cancellation = Locked(cancel)
     }
 

@@ -1,4 +1,4 @@
-extension ConfigurationService {
+extension ConfigurationReader {
     /// The key's new value each time its effective value changes.
     ///
     /// "Changes" compares the canonical wire strings of decoded values, so an override equal to the server value,

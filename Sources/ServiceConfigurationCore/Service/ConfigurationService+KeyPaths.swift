@@ -6,25 +6,12 @@
 /// service.resolution(of: \.checkoutMaxCartItems).source      // .overridden
 /// for await count in service.changes(of: \.checkoutMaxCartItems) { ... }
 /// ```
-extension ConfigurationService {
+extension ConfigurationReader {
     /// The key's effective value, its source, and every rejected candidate.
     public func resolution<K: ConfigurationKey>(
         of keyPath: KeyPath<ConfigurationDynamicLookup, K>
     ) -> ConfigurationResolution<K.Value> {
         resolution(of: K.self)
-    }
-
-    /// Overrides the key with `value`; throws when the value cannot be encoded or does not decode back.
-    public func setOverride<K: ConfigurationKey>(
-        _ value: K.Value,
-        for keyPath: KeyPath<ConfigurationDynamicLookup, K>
-    ) throws {
-        try setOverride(value, for: K.self)
-    }
-
-    /// Removes the key's override, if any.
-    public func removeOverride<K: ConfigurationKey>(for keyPath: KeyPath<ConfigurationDynamicLookup, K>) throws {
-        try removeOverride(forKeyNamed: K.name)
     }
 
     /// The key's new value each time its effective value changes (see ``changes(of:)-(K.Type)``).
@@ -55,5 +42,20 @@ extension ConfigurationService {
     )
     public subscript(dynamicMember name: String) -> NoConfigurationKeyWithThisName {
         preconditionFailure("unreachable: this subscript is unavailable")
+    }
+}
+
+extension ConfigurationService {
+    /// Overrides the key with `value`; throws when the value cannot be encoded or does not decode back.
+    public func setOverride<K: ConfigurationKey>(
+        _ value: K.Value,
+        for keyPath: KeyPath<ConfigurationDynamicLookup, K>
+    ) throws {
+        try setOverride(value, for: K.self)
+    }
+
+    /// Removes the key's override, if any.
+    public func removeOverride<K: ConfigurationKey>(for keyPath: KeyPath<ConfigurationDynamicLookup, K>) throws {
+        try removeOverride(forKeyNamed: K.name)
     }
 }

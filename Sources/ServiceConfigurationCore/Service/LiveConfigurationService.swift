@@ -12,7 +12,7 @@ import Foundation
 /// With an override store, overrides survive restarts, every change is saved before it takes effect, and changes
 /// other processes (the debug menu, `config-menu set`) make to the file reach this service within a second and
 /// fire its change notifications. Without one, overrides live in memory (an ``InMemoryOverrideStore``): either
-/// way every override change is one change of ``overrideStore``, which the service then applies.
+/// way every override change is one change of ``ConfigurationService/overrideStore``, which the service then applies.
 ///
 /// `LiveConfigurationService` is `Sendable` without `@unchecked`: its state lives in a `ConfigurationEngine`
 /// whose mutable state sits in one `Mutex`. Decoding runs outside the lock, so a key's custom `decode` may read
@@ -26,15 +26,16 @@ import Foundation
 /// The service records which keys the program reads (``readCoverage()``), warns once about each key read whose scope
 /// is missing from the catalog (``Options/onWarning``), and, with a file store, publishes that beside the store for
 /// the debug tools (``programReportURL``). See ``Options``.
-public final class LiveConfigurationService: ConfigurationService {
+///
+/// It implements ``ConfigurationService`` with the same code as `MockConfigurationService`, over the engine and the
+/// override layer they share: the mock cannot drift from production.
+public final class LiveConfigurationService: ConfigurationService, OverrideLayerBacked {
     @usableFromInline let engine: ConfigurationEngine
-    private let layer: OverrideLayer
+    /// The override layer every change goes through.
+    package let overrideLayer: OverrideLayer
     /// Follows this service's reads, if its store subscribed an observer (the file store's program report
     /// publisher; see ``ConfigurationReadObserverProvider``).
     package let readObserver: (any ConfigurationReadObserver)?
-
-    /// Where this service's overrides live, with their metadata: the store given at creation, or memory.
-    public var overrideStore: any OverrideStore { layer.store }
 
     /// Creates a service with initial server values and in-memory overrides.
     ///
@@ -107,7 +108,7 @@ public final class LiveConfigurationService: ConfigurationService {
         } else {
             readObserver = nil
         }
-        layer = OverrideLayer(
+        overrideLayer = OverrideLayer(
             engine: engine, store: overrideStore, watchMode: watchMode, clock: clock, programVersion: programVersion)
     }
 
@@ -116,104 +117,11 @@ public final class LiveConfigurationService: ConfigurationService {
     }
 
     /// The version this program runs as, for overrides set "until version" (`nil`: not given).
-    public var programVersion: ProgramVersion? { layer.programVersion }
+    public var programVersion: ProgramVersion? { overrideLayer.programVersion }
 
-    /// The key's effective value.
+    /// The key's effective value (the shared implementation's read, inlinable here for warm reads).
     @inlinable
     public subscript<K: ConfigurationKey>(key: K.Type) -> K.Value {
         engine.value(of: K.self)
-    }
-
-    /// The key's effective value, its source, and every rejected candidate.
-    public func resolution<K: ConfigurationKey>(of key: K.Type) -> ConfigurationResolution<K.Value> {
-        engine.resolveAndCache(K.self)
-    }
-
-    /// The type-erased resolution of the key named `name`, or `nil` when no known key has that name.
-    public func resolution(forKeyNamed name: String) -> ConfigurationResolution<String?>? {
-        engine.resolution(forKeyNamed: name)
-    }
-
-    /// A consistent snapshot of every value at this instant.
-    public func values() -> ConfigurationValues { engine.snapshot() }
-
-    /// The server layer.
-    public var serverValues: [String: String] { engine.serverValues }
-
-    /// The override layer as applied (empty where overrides do not apply in this build).
-    public var overrides: [String: String] { engine.overrides }
-
-    /// Makes the keys of `catalog` known to string-level operations and change detection.
-    public func register(_ catalog: ConfigurationCatalog) { engine.register(catalog) }
-
-    /// Replaces the server layer; overrides are kept (those set "until the server changes" expire if their key's
-    /// value changed, in the same step).
-    public func updateServerValues(_ values: [String: String]) { layer.replaceServerValues(values) }
-
-    /// Overrides the key with `value`, saving it to the override store first.
-    public func setOverride<K: ConfigurationKey>(_ value: K.Value, for key: K.Type) throws {
-        guard engine.overridesEnabled else { throw ConfigurationError.overridesDisabled }
-        try layer.update([K.name: try engine.wireString(for: value, of: K.self)], validate: false)
-    }
-
-    /// Overrides the key named `name` with a validated wire string; `note` replaces the override's note (`nil`
-    /// keeps it, an empty note removes it).
-    ///
-    /// Throws ``ConfigurationError`` for an unknown key or an invalid value, ``OverrideStoreError`` when the store
-    /// cannot save; in both cases nothing changes.
-    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?) throws {
-        try layer.update([name: rawValue], note: note, validate: true)
-    }
-
-    /// Overrides the key named `name` with a validated wire string that stops applying by `expiry`; see
-    /// ``ConfigurationService/setOverride(rawValue:forKeyNamed:note:expiry:)``.
-    public func setOverride(rawValue: String, forKeyNamed name: String, note: String?, expiry: OverrideExpiry?) throws {
-        try layer.update([name: rawValue], note: note, expiry: expiry, validate: true)
-    }
-
-    /// Removes the override of the key named `name`, if any (an entry kept without being applied included).
-    public func removeOverride(forKeyNamed name: String) throws {
-        try layer.remove(name)
-    }
-
-    /// Removes every override.
-    public func removeAllOverrides() throws {
-        try layer.removeAll()
-    }
-
-    /// Sets or removes several overrides as one change (validated first, with `validate`), saved in one write.
-    public func updateOverrides(_ changes: [String: String?], validate: Bool) throws {
-        try layer.update(changes, validate: validate)
-    }
-
-    /// Puts stored entries back exactly as given, metadata included (an undo, an import), in one write.
-    public func restoreOverrides(_ entries: [String: OverrideEntry?]) throws {
-        try layer.restore(entries)
-    }
-
-    /// Puts stored entries back, recorded with `reason`, if the keys of `expecting` still hold those entries.
-    public func restoreOverrides(
-        _ entries: [String: OverrideEntry?], reason: OverrideChangeReason, expecting: [String: OverrideEntry?]?
-    ) throws {
-        try layer.restore(entries, reason: reason, expecting: expecting)
-    }
-
-    /// The stored overrides that have expired, with why (kept, not applied, until pruned).
-    public var expiredOverrides: [String: OverrideExpiration] { layer.expiredOverrides }
-
-    /// Removes the stored overrides that have expired, as one change.
-    @discardableResult
-    public func pruneExpiredOverrides() throws -> [String: OverrideEntry] {
-        try layer.prune()
-    }
-
-    /// Calls `handler` after each change with the names of the keys whose effective value changed.
-    ///
-    /// Changes read from the override store by its watcher are announced on the watcher's thread.
-    public func observe(
-        _ handler: @escaping @Sendable (Set<String>) -> Void,
-        finish: (@Sendable () -> Void)?
-    ) -> ConfigurationObservation {
-        engine.observe(handler, finish: finish)
     }
 }

@@ -17,13 +17,14 @@
 /// For several related keys read at one instant, take ``values()``, a ``ScopedConfigurationValues`` snapshot.
 @dynamicMemberLookup
 public struct ScopedConfiguration<Scope: ConfigurationScope>: Sendable {
-    private let service: any ConfigurationService
-    /// The engine of the live service or the mock, read directly: a read through the `any ConfigurationService`
+    private let service: any ConfigurationReader
+    /// The engine of the live service or the mock, read directly: a read through the `any ConfigurationReader`
     /// existential is a generic call the compiler cannot specialise (about ten times slower).
     @usableFromInline let engine: ConfigurationEngine?
 
-    /// A view of `service` restricted to the keys of `Scope`.
-    public init(_ service: any ConfigurationService, scope: Scope.Type = Scope.self) {
+    /// A view of `service` (any ``ConfigurationReader``: a ``ConfigurationService``, the mock) restricted to the keys
+    /// of `Scope`.
+    public init(_ service: any ConfigurationReader, scope: Scope.Type = Scope.self) {
         self.service = service
         self.engine = (service as? any ConfigurationEngineBacked)?.configurationEngine
     }
@@ -73,7 +74,7 @@ public struct ScopedConfiguration<Scope: ConfigurationScope>: Sendable {
     }
 }
 
-extension ConfigurationService {
+extension ConfigurationReader {
     /// A live view of one scope's keys, for a feature module to keep as its dependency.
     ///
     /// ```swift
@@ -87,12 +88,7 @@ extension ConfigurationService {
 
 /// A service whose reads are its ``ConfigurationEngine``'s (the live service and the mock), so a
 /// ``ScopedConfiguration`` can read the engine without an existential call.
-package protocol ConfigurationEngineBacked: ConfigurationService {
+package protocol ConfigurationEngineBacked: ConfigurationReader {
     /// The engine every read of this service goes to.
     var configurationEngine: ConfigurationEngine { get }
-}
-
-extension LiveConfigurationService: ConfigurationEngineBacked {
-    /// The engine behind every read.
-    package var configurationEngine: ConfigurationEngine { engine }
 }
