@@ -303,35 +303,43 @@ package struct StoreFile: Sendable {
     /// and anything that is not a regular file. Takes no lock and changes nothing: a replacement is atomic.
     package func load() throws(Failure) -> (bytes: [UInt8], fingerprint: FileFingerprint)? {
         let target = try target()
-        let descriptor = open(
-            target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (confinement == nil ? 0 : O_NOFOLLOW))
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { try checkConfined(target) }
-            if errno == EISDIR { throw .folder }
-            throw .system("cannot open the file", errno)
+        let options = BoundedFileReader.Options(
+            limit: OverrideStoreLimits.maximumFileSize, followsFinalLink: confinement == nil, missingIsNil: true)
+        let opened: BoundedFileReader.OpenFile?
+        do throws(BoundedFileReader.Failure) {
+            opened = try BoundedFileReader.open(target, options)
+        } catch {
+            try refuse(error, target: target)
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .system("cannot inspect the file", errno) }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFDIR { throw .folder }
-        guard type == S_IFREG else {
-            throw Failure(kind: .insecure, problem: "this is not a regular file; it is refused", mustNotReplace: true)
-        }
-        try checkOwnership(info, target: target)
+        guard let file = opened else { return nil }
+        try checkOwnership(file.info, target: target)
         try checkFolderPermissions(Self.folder(of: target))
         if target != path { try checkFolderPermissions(Self.folder(of: path)) }
-        guard info.st_size <= OverrideStoreLimits.maximumFileSize else {
-            throw Failure(
-                kind: .corrupt,
-                problem: "the file is \(ByteCount.describe(Int(info.st_size))); the limit is "
-                    + ByteCount.describe(OverrideStoreLimits.maximumFileSize)
-            )
+        let fingerprint = file.fingerprint
+        do throws(BoundedFileReader.Failure) {
+            return (try file.read(), fingerprint)
+        } catch {
+            try refuse(error, target: target)
         }
-        return (
-            try Self.readAll(descriptor, size: Int(info.st_size), action: "cannot read the file"), FileFingerprint(info)
-        )
+    }
+
+    /// The store's own words for why the reader refused the file.
+    private func refuse(_ error: BoundedFileReader.Failure, target: String) throws(Failure) -> Never {
+        let limit = ByteCount.describe(OverrideStoreLimits.maximumFileSize)
+        switch error.reason {
+        case .missing: throw .system("cannot open the file", ENOENT)
+        case .symbolicLink:
+            try checkConfined(target)
+            throw .system("cannot open the file", ELOOP)
+        case .folder: throw .folder
+        case .notRegularFile:
+            throw Failure(kind: .insecure, problem: "this is not a regular file; it is refused", mustNotReplace: true)
+        case .tooLarge(let size?, _):
+            throw Failure(kind: .corrupt, problem: "the file is \(ByteCount.describe(size)); the limit is \(limit)")
+        case .tooLarge(nil, _):
+            throw Failure(kind: .corrupt, problem: "the file grew while it was read; the limit is \(limit)")
+        case .system(let action, let code): throw .system("\(action) the file", code)
+        }
     }
 
     private func checkOwnership(_ info: stat, target: String) throws(Failure) {
@@ -400,24 +408,6 @@ package struct StoreFile: Sendable {
         var info = stat()
         guard stat(target, &info) == 0 else { throw .system("the saved file disappeared", ENOENT) }
         return FileFingerprint(info)
-    }
-
-    /// Reads up to `size` bytes from `descriptor` (fewer if the file ends sooner), retrying short reads and
-    /// interruptions.
-    package static func readAll(_ descriptor: Int32, size: Int, action: String) throws(Failure) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: size)
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure.system(action, errno)
-            }
-            if count == 0 { break }
-            total += count
-        }
-        bytes.removeSubrange(total...)
-        return bytes
     }
 
     /// Writes every byte, retrying short writes and interruptions.

@@ -8,16 +8,15 @@ extension ConfigurationCatalog {
     /// Reads a manifest file; errors name the file and the place in it.
     public init(manifestAt url: URL) throws(ConfigurationManifestError) {
         let data: Data
-        do {
-            data = try BoundedFileReader.read(url, limit: ConfigurationManifest.sizeLimit)
+        let limit = ConfigurationManifest.sizeLimit
+        do throws(BoundedFileReader.Failure) {
+            data = Data(try BoundedFileReader.read(url.path, .init(limit: limit, readsStreams: true)) ?? [])
         } catch {
-            switch error {
-            case .unreadable(let reason):
-                throw ConfigurationManifestError(url: url, problem: "cannot read the file (\(reason))")
-            case .tooLarge(let limit):
-                throw ConfigurationManifestError(
-                    url: url, problem: "larger than \(limit >> 20) MiB; this is not a catalog manifest")
+            guard case .tooLarge = error.reason else {
+                throw ConfigurationManifestError(url: url, problem: "cannot read the file (\(error.problem))")
             }
+            throw ConfigurationManifestError(
+                url: url, problem: "larger than \(limit >> 20) MiB; this is not a catalog manifest")
         }
         try self.init(manifest: data, source: url)
     }

@@ -270,29 +270,48 @@ public struct OverrideJournal: Sendable {
     /// link, anything but a private regular file of this user, or a file far past the rotation size.
     private static func load(_ url: URL) throws(StoreFile.Failure) -> [UInt8]? {
         let path = url.path
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP {
-                throw StoreFile.Failure(
-                    kind: .insecure,
-                    problem: "the journal \(path) is a symbolic link; it is not read or written (the history lives "
-                        + "beside the store's file). Fix: remove it (rm \(path)); the next change starts a new one")
-            }
-            throw .system("cannot open the journal \(path)", errno)
+        let options = BoundedFileReader.Options(
+            limit: OverrideStoreLimits.maximumFileSize, followsFinalLink: false, missingIsNil: true)
+        let opened: BoundedFileReader.OpenFile?
+        do throws(BoundedFileReader.Failure) {
+            opened = try BoundedFileReader.open(path, options)
+        } catch {
+            throw refusal(error)
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .system("cannot inspect the journal \(path)", errno) }
-        try checkPrivate(info, path: path)
-        let limit = OverrideStoreLimits.maximumFileSize
-        guard info.st_size <= limit else {
-            throw StoreFile.Failure(
+        guard let file = opened else { return nil }
+        try checkPrivate(file.info, path: path)
+        do throws(BoundedFileReader.Failure) {
+            return try file.read()
+        } catch {
+            throw refusal(error)
+        }
+    }
+
+    /// The journal's own words for why the reader refused a journal file.
+    private static func refusal(_ error: BoundedFileReader.Failure) -> StoreFile.Failure {
+        let path = error.path
+        let limit = ByteCount.describe(OverrideStoreLimits.maximumFileSize)
+        switch error.reason {
+        case .symbolicLink:
+            return StoreFile.Failure(
+                kind: .insecure,
+                problem: "the journal \(path) is a symbolic link; it is not read or written (the history lives "
+                    + "beside the store's file). Fix: remove it (rm \(path)); the next change starts a new one")
+        case .tooLarge(let size?, _):
+            return StoreFile.Failure(
                 kind: .corrupt,
-                problem: "the journal \(path) is \(ByteCount.describe(Int(info.st_size))), over the limit of "
-                    + "\(ByteCount.describe(limit)) for a journal; it is not read")
+                problem: "the journal \(path) is \(ByteCount.describe(size)), over the limit of \(limit) for a "
+                    + "journal; it is not read")
+        case .tooLarge(nil, _):
+            return StoreFile.Failure(
+                kind: .corrupt,
+                problem: "the journal \(path) grew while it was read, over the limit of \(limit) for a journal; it "
+                    + "is not read")
+        case .missing: return .system("cannot open the journal \(path)", ENOENT)
+        case .system(let action, let code): return .system("\(action) the journal \(path)", code)
+        case .folder, .notRegularFile:
+            return StoreFile.Failure(kind: .insecure, problem: "the journal \(path) is not a regular file")
         }
-        return try StoreFile.readAll(descriptor, size: Int(info.st_size), action: "cannot read the journal \(path)")
     }
 
     /// The fingerprints of the two journal files (of a link, not what it points to), to tell whether they changed

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceConfigurationFiles
 
 #if canImport(Darwin)
     import Darwin
@@ -115,32 +116,20 @@ enum ProgramReportFile {
 
     /// The bytes of the file at `url` from `offset` to its end, checked as ``load(_:)`` checks a report.
     static func load(_ url: URL, from offset: Int) throws(Failure) -> [UInt8] {
-        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw Failure(description: "a symbolic link; reports are regular files") }
-            throw .system("cannot open", errno)
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .system("cannot inspect", errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "not a regular file") }
-        guard Int(info.st_size) - offset <= maximumSize else {
-            throw Failure(description: "\(info.st_size >> 20) MiB; the limit is \(maximumSize >> 20) MiB")
-        }
-        var bytes = [UInt8](repeating: 0, count: max(0, Int(info.st_size) - offset))
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + total, $0.count - total, off_t(offset + total))
+        let options = BoundedFileReader.Options(limit: maximumSize, followsFinalLink: false, offset: offset)
+        do throws(BoundedFileReader.Failure) {
+            return try BoundedFileReader.read(url.path, options) ?? []
+        } catch {
+            switch error.reason {
+            case .missing: throw .system("cannot open", ENOENT)
+            case .symbolicLink: throw Failure(description: "a symbolic link; reports are regular files")
+            case .folder, .notRegularFile: throw Failure(description: "not a regular file")
+            case .tooLarge(let size?, _):
+                throw Failure(description: "\(size >> 20) MiB; the limit is \(maximumSize >> 20) MiB")
+            case .tooLarge(nil, _):
+                throw Failure(description: "grew while read; the limit is \(maximumSize >> 20) MiB")
+            case .system(let action, let code): throw .system(action, code)
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system("cannot read", errno)
-            }
-            if count == 0 { break }
-            total += count
         }
-        bytes.removeSubrange(total...)
-        return bytes
     }
 }

@@ -65,19 +65,17 @@ package struct ServerSnapshotFile: Sendable {
         } catch {
             return .failure(SnapshotProblem(error.problem))
         }
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (file.confinement == nil ? 0 : O_NOFOLLOW))
-        if descriptor < 0 {
-            if errno == ENOENT { return .success(nil) }
-            return .failure(SnapshotProblem("\(url.path): cannot open: \(String(cString: strerror(errno)))"))
+        let limit = ServerValuesSnapshot.maximumFileSize
+        let options = BoundedFileReader.Options(
+            limit: limit, followsFinalLink: file.confinement == nil, missingIsNil: true)
+        let opened: BoundedFileReader.OpenFile?
+        do throws(BoundedFileReader.Failure) {
+            opened = try BoundedFileReader.open(file.path, options)
+        } catch {
+            return .failure(problem(error))
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            return .failure(SnapshotProblem("\(url.path): cannot inspect: \(String(cString: strerror(errno)))"))
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            return .failure(SnapshotProblem("\(url.path): not a regular file; refused"))
-        }
+        guard let snapshot = opened else { return .success(nil) }
+        let info = snapshot.info
         guard info.st_uid == geteuid() else {
             return .failure(
                 SnapshotProblem(
@@ -95,25 +93,25 @@ package struct ServerSnapshotFile: Sendable {
         } catch {
             return .failure(SnapshotProblem(error.problem))
         }
-        guard info.st_size <= ServerValuesSnapshot.maximumFileSize else {
-            return .failure(
-                SnapshotProblem(
-                    "\(url.path): \(info.st_size >> 20) MiB, over the \(ServerValuesSnapshot.maximumFileSize >> 20) MiB "
-                        + "limit; refused"))
+        do throws(BoundedFileReader.Failure) {
+            return .success(try snapshot.read())
+        } catch {
+            return .failure(problem(error))
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + total, $0.count - total) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(SnapshotProblem("\(url.path): cannot read: \(String(cString: strerror(errno)))"))
-            }
-            if count == 0 { break }
-            total += count
+    }
+
+    /// The snapshot's own words for why the reader refused the file.
+    private func problem(_ error: BoundedFileReader.Failure) -> SnapshotProblem {
+        let limit = ServerValuesSnapshot.maximumFileSize >> 20
+        return switch error.reason {
+        case .folder, .notRegularFile: SnapshotProblem("\(url.path): not a regular file; refused")
+        case .tooLarge(let size?, _):
+            SnapshotProblem("\(url.path): \(size >> 20) MiB, over the \(limit) MiB limit; refused")
+        case .tooLarge(nil, _): SnapshotProblem("\(url.path): grew past the \(limit) MiB limit while read; refused")
+        case .system(let action, let code):
+            SnapshotProblem("\(url.path): \(action): \(String(cString: strerror(code)))")
+        case .missing, .symbolicLink: SnapshotProblem(error.description)
         }
-        bytes.removeSubrange(total...)
-        return .success(bytes)
     }
 }
 

@@ -23,13 +23,14 @@ public enum ServerValuesFile {
     public static func read(from url: URL) throws(ServerValuesFileError) -> [String: String] {
         let fail = { (problem: String) in ServerValuesFileError(url: url, problem: problem) }
         let data: Data
-        do {
-            data = try BoundedFileReader.read(url, limit: sizeLimit)
+        do throws(BoundedFileReader.Failure) {
+            let options = BoundedFileReader.Options(limit: sizeLimit, readsStreams: true)
+            data = Data(try BoundedFileReader.read(url.path, options) ?? [])
         } catch {
-            switch error {
-            case .unreadable(let reason): throw fail("cannot read the server values (\(reason))")
-            case .tooLarge(let limit): throw fail("larger than \(limit >> 20) MiB; this is not a file of server values")
+            guard case .tooLarge = error.reason else {
+                throw fail("cannot read the server values (\(error.problem))")
             }
+            throw fail("larger than \(sizeLimit >> 20) MiB; this is not a file of server values")
         }
         let object: [String: ConfigurationJSONValue]
         do {
