@@ -14,7 +14,7 @@ public import ServiceConfigurationCore
 /// #expect(CheckoutModel(configuration: service.scoped(to: ConfigurationScopes.Checkout.self)).canPay)
 /// ```
 ///
-/// Assigning through a property simulates the server sending that value (source `ValueSource/server`);
+/// Assigning through a property simulates the server sending that value (source `ValueOrigin/server`);
 /// `setOverride(_:for:)` and `updateServerValues(_:)` work as on the live service. Create the mock with the
 /// scopes your test uses so that string-level operations (`setOverride(rawValue:forKeyNamed:)`) know every key
 /// before it is read.

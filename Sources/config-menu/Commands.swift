@@ -2,6 +2,7 @@ import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// The subcommands. Data goes to standard output, messages and errors to standard error.
 struct Commands {
@@ -19,7 +20,7 @@ struct Commands {
         "import": (["--replace", "--dry-run", "--force", "--json", "--yes"], 1...1, "one profile file"),
         "catalog": ([], 0...0, "no arguments"),
         "coverage": (CoverageCommand.options, 0...0, "no arguments"),
-    ].merging(LifecycleCommands.shapes) { $1 }
+    ].merging(HistoryCommands.shapes) { $1 }
 
     /// Refuses (usage error) options the command does not take and a wrong number of arguments, before anything is
     /// read or written.
@@ -48,7 +49,7 @@ struct Commands {
         let scope = try scopeName.map { try context.scope(named: $0) }
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
-        let snapshot = ConfigurationStatusSnapshot(service: context.service)
+        let snapshot = ConfigurationLayersReading(service: context.service)
         let rejections = ProgramRejection.current(for: context.store)
         var reports: [KeyReport] = []
         for descriptor in scope?.keys ?? context.catalog.keys {
@@ -75,7 +76,7 @@ struct Commands {
         let name = try arguments(1...1, "one key name")[0]
         let context = try ToolContext(invocation)
         context.noteServerValues()
-        let snapshot = ConfigurationStatusSnapshot(service: context.service)
+        let snapshot = ConfigurationLayersReading(service: context.service)
         var report: KeyReport
         if let descriptor = context.catalog.descriptor(named: name) {
             report = KeyReport(descriptor: descriptor, status: snapshot.status(of: descriptor))
@@ -112,7 +113,7 @@ struct Commands {
         }
         try Output.line("\(show(arguments[0])) = \(show(arguments[1])) (overridden; was \(was)\(expires))")
         if let descriptor = context.catalog.descriptor(named: arguments[0]),
-            ConfigurationStatusSnapshot(service: context.service).status(of: descriptor).isRedundant
+            ConfigurationLayersReading(service: context.service).status(of: descriptor).isRedundant
         {
             CommandLineTool.report(
                 "note: this override equals the server value, so it changes nothing now and will not follow the "

@@ -2,6 +2,7 @@ import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// `config-menu coverage [--json] [--require-read]`: which keys the program using the store read, which it never
 /// read (overridden ones apart), and which it read without their scope being in its catalog, from the program

@@ -50,7 +50,7 @@ enum Help {
           import FILE [--replace] [--dry-run] [--force] [--json]
                                   read a profile into the store, reporting problems first
           catalog                 print the catalog as a JSON manifest
-        \(lifecycleOverview)
+        \(historyOverview)
           sync [--server-url URL] [--json]
                                   fetch the server values once and print what changed
           status [--json]         where server values come from, how current, the last error
@@ -81,7 +81,7 @@ enum Help {
         """
 
     static let commands: [String: String] = baseCommands.merging(syncCommands) { $1 }
-        .merging(lifecycleCommands) { $1 }
+        .merging(historyCommands) { $1 }
         .merging(simulatorCommands) { $1 }.merging(completionCommands) { $1 }
         .merging(coverageCommands) { $1 }
 

@@ -31,7 +31,7 @@ struct KeyReport {
 
     var name: String { status.name }
     var value: String? { status.override == nil && status.isOrphan ? nil : status.value }
-    var source: ValueSource { status.override == nil && status.isOrphan ? .default : status.source }
+    var source: ValueOrigin { status.override == nil && status.isOrphan ? .default : status.source }
     var server: String? { status.serverValue }
     var override: OverrideEntry? { status.override }
     var rejections: [ConfigurationRejection] { status.rejections }

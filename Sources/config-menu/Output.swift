@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationFiles
 
 #if canImport(Glibc)
     import Glibc

@@ -79,7 +79,7 @@ enum ServerOptions {
     /// What the menu shows in its server line: a sync of `--server-url` (started), or the program's snapshot
     /// (followed live); `nil` with `--server-values FILE`.
     static func menuSync(_ invocation: Invocation, service: LiveConfigurationService) throws -> (
-        any ServerValuesSyncing
+        any ServerSyncMonitor
     )? {
         if let url = try serverURL(invocation) {
             let sync = ServerValuesSync(

@@ -82,9 +82,9 @@ struct BoundsRuleTests {
         let typed = service.resolution(of: K.self)
         let descriptor = catalog.descriptor(named: K.name)!
         let named = service.resolution(forKeyNamed: K.name)!
-        let status = ConfigurationStatusSnapshot(service: service).status(of: descriptor)
+        let status = ConfigurationLayersReading(service: service).status(of: descriptor)
         let snapshot = service.values().resolution(of: K.self)
-        func show(_ value: String?, _ source: ValueSource) -> String { "\(value ?? "nil") \(source)" }
+        func show(_ value: String?, _ source: ValueOrigin) -> String { "\(value ?? "nil") \(source)" }
         return [
             "typed": show((try? K.encode(typed.value)) ?? nil, typed.source),
             "string": show(named.value, named.source),

@@ -120,10 +120,10 @@ struct DebugMetadataTests {
 struct ValueSourceTests {
     @Test("description is the menu's capitals, debugDescription the case")
     func spelling() {
-        #expect(ValueSource.allCases.map(\.description) == ["OVERRIDDEN", "SERVER", "DEFAULT"])
-        #expect(ValueSource.allCases.map(\.debugDescription) == [".overridden", ".server", ".default"])
+        #expect(ValueOrigin.allCases.map(\.description) == ["OVERRIDDEN", "SERVER", "DEFAULT"])
+        #expect(ValueOrigin.allCases.map(\.debugDescription) == [".overridden", ".server", ".default"])
         var dumped = ""
-        dump(ValueSource.default, to: &dumped)
+        dump(ValueOrigin.default, to: &dumped)
         #expect(dumped.contains(".default"))
     }
 }

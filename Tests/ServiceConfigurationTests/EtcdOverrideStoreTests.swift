@@ -219,7 +219,7 @@ struct EtcdOverrideToleranceTests {
             catalog: try fixtureCatalog(), overrideStore: store, watchMode: nil, overridePolicy: .allBuilds)
         try service.setOverride(rawValue: "Y", forKeyNamed: Fixture.FlagKey.name, note: nil)
         let catalog = try fixtureCatalog()
-        let orphans = ConfigurationStatusSnapshot(service: service).orphans { catalog.descriptor(named: $0) != nil }
+        let orphans = ConfigurationLayersReading(service: service).orphans { catalog.descriptor(named: $0) != nil }
         #expect(orphans.map(\.name) == ["gone.key"])
         #expect(try EtcdFixture.keys(under: prefix, in: etcd)["\(prefix)/gone.key"] != nil)
     }

@@ -1,5 +1,6 @@
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// What each kind of control does in the menu: what Enter does with it (and how the footer and messages say so), the
 /// editor it opens, and whether `$EDITOR` edits it. A new control is a case in each of these, and its editor.

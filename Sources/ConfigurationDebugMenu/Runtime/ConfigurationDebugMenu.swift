@@ -52,7 +52,7 @@ public final class ConfigurationDebugMenu {
     public init(
         catalog: ConfigurationCatalog,
         service: any ConfigurationService,
-        serverSync: (any ServerValuesSyncing)? = nil,
+        serverSync: (any ServerSyncMonitor)? = nil,
         options: Options = Options()
     ) {
         service.register(catalog)

@@ -10,7 +10,7 @@ final class MenuDataSource: Sendable {
     let table: KeyTable
     let service: any ConfigurationService
     /// Where server values come from, if the menu knows.
-    let serverSync: (any ServerValuesSyncing)?
+    let serverSync: (any ServerSyncMonitor)?
     /// The folder of scenarios, if there is one.
     let scenariosFolder: URL?
     /// Keys that changed since the last update, and those of them the menu itself changed (every other change came
@@ -55,7 +55,7 @@ final class MenuDataSource: Sendable {
     }
 
     init(
-        table: KeyTable, service: any ConfigurationService, serverSync: (any ServerValuesSyncing)? = nil,
+        table: KeyTable, service: any ConfigurationService, serverSync: (any ServerSyncMonitor)? = nil,
         scenariosFolder: URL? = nil
     ) {
         self.table = table
@@ -190,7 +190,7 @@ final class MenuDataSource: Sendable {
         }
         // Every change reaches the history: read it again (the store reads its journal only when it changed).
         let history = names.isEmpty ? nil : service.overrideStore.history()
-        let snapshot = ConfigurationStatusSnapshot(service: service)
+        let snapshot = ConfigurationLayersReading(service: service)
         var statuses: [Int: ConfigurationKeyStatus] = [:]
         for name in names.union(shownAgain) {
             guard let index = table.index(of: name) else { continue }
@@ -211,7 +211,7 @@ extension MenuData {
         table: KeyTable, service: any ConfigurationService, label: String, syncChanges: [String: String?] = [:],
         scenariosFolder: String? = nil
     ) {
-        let snapshot = ConfigurationStatusSnapshot(service: service)
+        let snapshot = ConfigurationLayersReading(service: service)
         let store = service.overrideStore
         self.init(
             table: table,

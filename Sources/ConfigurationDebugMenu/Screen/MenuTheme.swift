@@ -35,7 +35,7 @@ package struct MenuTheme: Sendable {
 
     /// OVERRIDDEN stands out (bold, yellow), SERVER is calm (cyan), DEFAULT recedes (dim): different words, colours
     /// and attributes.
-    package func source(_ source: ValueSource) -> CellStyle {
+    package func source(_ source: ValueOrigin) -> CellStyle {
         switch source {
         case .overridden: style(CellStyle(foreground: .yellow, bold: true))
         case .server: style(CellStyle(foreground: .cyan))

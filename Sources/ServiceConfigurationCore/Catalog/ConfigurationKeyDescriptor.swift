@@ -162,7 +162,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     }
 
     /// Resolves the key from its two layers, exactly as the typed path does; the value is the canonical wire
-    /// string (the default's, for ``ValueSource/default``).
+    /// string (the default's, for ``ValueOrigin/default``).
     public func resolve(override: String?, server: String?) -> ConfigurationResolution<String?> {
         resolve(RawLayers(override: override, server: server))
     }

@@ -14,14 +14,14 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     /// The effective value's canonical wire string (`nil` only for a default with no wire form, or an orphan).
     public var value: String?
     /// Where the value came from.
-    public var source: ValueSource
+    public var source: ValueOrigin
     /// The server's wire string, if the server sent one.
     public var serverValue: String?
     /// The stored override with its metadata, when one applies, is stored with a value the key rejects, or has
     /// expired.
     public var override: OverrideEntry?
     /// Why the stored override has expired (it is then not applied), or `nil`.
-    public var expiration: OverrideExpiration?
+    public var expiration: OverrideExpiryReason?
     /// Whether the override equals the server value (so it no longer changes anything, and will stop following the
     /// server when the server changes); never for an override set to expire when the server value changes.
     public var isRedundant: Bool
@@ -42,7 +42,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
         serverValue: String?,
         override entry: OverrideEntry?,
         storeProblems: [OverrideStoreProblem] = [],
-        expiration: OverrideExpiration? = nil
+        expiration: OverrideExpiryReason? = nil
     ) {
         let resolution = descriptor.resolve(override: expiration == nil ? entry?.value : nil, server: serverValue)
         var rejections = resolution.rejections
@@ -70,7 +70,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     /// The status of an override whose key no catalog here has: kept, shown, never validated.
     public init(
         orphan name: String, override entry: OverrideEntry?, serverValue: String?,
-        storeProblems: [OverrideStoreProblem] = [], expiration: OverrideExpiration? = nil
+        storeProblems: [OverrideStoreProblem] = [], expiration: OverrideExpiryReason? = nil
     ) {
         self.name = name
         value = expiration == nil ? entry?.value : serverValue
@@ -115,16 +115,16 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
 /// tools report many keys consistently.
 ///
 /// ```swift
-/// let snapshot = ConfigurationStatusSnapshot(service: service)
+/// let snapshot = ConfigurationLayersReading(service: service)
 /// let statuses = catalog.keys.map(snapshot.status(of:))
 /// let orphans = snapshot.orphans { catalog.descriptor(named: $0) != nil }
 /// ```
-public struct ConfigurationStatusSnapshot: Sendable {
+public struct ConfigurationLayersReading: Sendable {
     private let server: [String: String]
     private let applied: [String: String]
     private let entries: [String: OverrideEntry]
     private let problems: [String: [OverrideStoreProblem]]
-    private let expired: [String: OverrideExpiration]
+    private let expired: [String: OverrideExpiryReason]
 
     /// Reads `service` and its override store now.
     public init(service: any ConfigurationService) {
@@ -163,3 +163,7 @@ public struct ConfigurationStatusSnapshot: Sendable {
             }
     }
 }
+
+/// The former name of ``ConfigurationLayersReading``, renamed so "snapshot" keeps one meaning: the server values a sync persists (`ServerValuesSnapshot`).
+@available(*, deprecated, renamed: "ConfigurationLayersReading")
+public typealias ConfigurationStatusSnapshot = ConfigurationLayersReading

@@ -97,12 +97,12 @@ final class OverrideApplier: Sendable {
     }
 
     /// The stored overrides that have expired now, with why.
-    var expired: [String: OverrideExpiration] {
+    var expired: [String: OverrideExpiryReason] {
         let conditional = state.withLock { $0.conditional }
         guard !conditional.isEmpty else { return [:] }
         let server = engine.serverValues
         let now = clock.now
-        var result: [String: OverrideExpiration] = [:]
+        var result: [String: OverrideExpiryReason] = [:]
         for (name, entry) in conditional {
             if let expiration = entry.expiration(now: now, serverValue: server[name], programVersion: programVersion) {
                 result[name] = expiration

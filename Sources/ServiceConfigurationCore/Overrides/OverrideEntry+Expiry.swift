@@ -11,7 +11,7 @@ extension OverrideEntry {
     /// the server values never removes such an override.
     public func expiration(
         now: Date, serverValue: String?, programVersion: ProgramVersion?
-    ) -> OverrideExpiration? {
+    ) -> OverrideExpiryReason? {
         if let expiresAt = expiry.expiresAt, expiresAt <= now { return .time(expiresAt) }
         if expiry.untilServerChanges, serverValue != nil, isStale(currentServerValue: serverValue) {
             return .serverValueChanged(from: serverValueWhenSet, to: serverValue)

@@ -51,7 +51,7 @@ package final class OverrideLayer: Sendable {
     package var programVersion: ProgramVersion? { applier.programVersion }
 
     /// The stored overrides that have expired (and are not applied), with why.
-    package var expiredOverrides: [String: OverrideExpiration] {
+    package var expiredOverrides: [String: OverrideExpiryReason] {
         engine.overridesEnabled ? applier.expired : [:]
     }
 

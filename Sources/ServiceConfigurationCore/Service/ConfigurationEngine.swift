@@ -178,7 +178,7 @@ package final class ConfigurationEngine: Sendable {
     }
 
     /// A consistent snapshot of every value at this instant.
-    package func snapshot() -> ConfigurationValues {
+    package func currentValues() -> ConfigurationValues {
         state.withLock {
             ConfigurationValues(server: $0.server, overrides: $0.overrides, decoded: $0.decoded, engine: self)
         }

@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Read any registered key as a property; the type comes from the key's declaration. Values come from three sources
-/// with a fixed priority: ``ValueSource/overridden`` > ``ValueSource/server`` > ``ValueSource/default``. A candidate
+/// with a fixed priority: ``ValueOrigin/overridden`` > ``ValueOrigin/server`` > ``ValueOrigin/default``. A candidate
 /// that fails to decode falls through to the next source and is reported in ``resolution(of:)``, never silently.
 /// Reads give the latest value; for several related keys read at one instant, take a snapshot with ``values()``.
 ///

@@ -10,14 +10,14 @@ public struct ConfigurationResolution<Value: Sendable>: Sendable {
     /// The effective value.
     public var value: Value
     /// Where ``value`` came from.
-    public var source: ValueSource
+    public var source: ValueOrigin
     /// The wire string ``value`` was decoded from, or `nil` for the default.
     public var rawValue: String?
     /// Candidates from higher-priority sources that failed to decode, highest first.
     public var rejections: [ConfigurationRejection]
 
     /// Creates a resolution.
-    public init(value: Value, source: ValueSource, rawValue: String?, rejections: [ConfigurationRejection]) {
+    public init(value: Value, source: ValueOrigin, rawValue: String?, rejections: [ConfigurationRejection]) {
         self.value = value
         self.source = source
         self.rawValue = rawValue
@@ -29,15 +29,15 @@ extension ConfigurationResolution: Equatable where Value: Equatable {}
 
 /// A candidate value that could not be used, and why.
 public struct ConfigurationRejection: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The source the candidate came from (``ValueSource/overridden`` or ``ValueSource/server``).
-    public var source: ValueSource
+    /// The source the candidate came from (``ValueOrigin/overridden`` or ``ValueOrigin/server``).
+    public var source: ValueOrigin
     /// The candidate's wire string.
     public var rawValue: String
     /// Why it was rejected, for example `expected Y or N, got "y"`.
     public var reason: String
 
     /// Creates a rejection.
-    public init(source: ValueSource, rawValue: String, reason: String) {
+    public init(source: ValueOrigin, rawValue: String, reason: String) {
         self.source = source
         self.rawValue = rawValue
         self.reason = reason
@@ -61,7 +61,7 @@ extension RawLayers {
         decode: (String) throws -> Value
     ) -> ConfigurationResolution<Value> {
         var rejections: [ConfigurationRejection] = []
-        for (source, raw) in [(ValueSource.overridden, override), (.server, server)] {
+        for (source, raw) in [(ValueOrigin.overridden, override), (.server, server)] {
             guard let raw else { continue }
             do {
                 return ConfigurationResolution(

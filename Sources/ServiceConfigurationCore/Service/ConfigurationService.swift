@@ -17,8 +17,8 @@
 /// values (``updateServerValues(_:)``) and registering catalogs (``register(_:)``), for the app's composition root,
 /// the debug tools, the sync and tests.
 ///
-/// Values come from three sources with a fixed priority: ``ValueSource/overridden`` > ``ValueSource/server`` >
-/// ``ValueSource/default``. A candidate that fails to decode falls through to the next source and is reported in
+/// Values come from three sources with a fixed priority: ``ValueOrigin/overridden`` > ``ValueOrigin/server`` >
+/// ``ValueOrigin/default``. A candidate that fails to decode falls through to the next source and is reported in
 /// ``ConfigurationReader/resolution(of:)``, never silently. The service has reference semantics: every read gives the
 /// latest value. For several related keys read at one instant, take a snapshot with ``ConfigurationReader/values()``.
 ///
@@ -74,7 +74,7 @@ public protocol ConfigurationService: ConfigurationReader {
 
     /// Overriding: the stored overrides that have expired (see ``OverrideExpiry``), with why: they are kept in the
     /// store, shown as expired and not applied, until ``pruneExpiredOverrides()`` removes them.
-    var expiredOverrides: [String: OverrideExpiration] { get }
+    var expiredOverrides: [String: OverrideExpiryReason] { get }
 
     /// Overriding: removes the stored overrides that have expired, as one change; returns the removed entries by
     /// key.

@@ -32,7 +32,7 @@ extension OverrideLayerBacked {
     }
 
     /// A consistent snapshot of every value at this instant.
-    public func values() -> ConfigurationValues { configurationEngine.snapshot() }
+    public func values() -> ConfigurationValues { configurationEngine.currentValues() }
 
     /// The server layer.
     public var serverValues: [String: String] { configurationEngine.serverValues }
@@ -120,7 +120,7 @@ extension OverrideLayerBacked {
     }
 
     /// The stored overrides that have expired, with why (kept, not applied, until pruned).
-    public var expiredOverrides: [String: OverrideExpiration] { overrideLayer.expiredOverrides }
+    public var expiredOverrides: [String: OverrideExpiryReason] { overrideLayer.expiredOverrides }
 
     /// Removes the stored overrides that have expired, as one change.
     @discardableResult

@@ -10,7 +10,7 @@ package import ServiceConfigurationSync
 ///
 /// ``sync()`` fetches once from the source the snapshot names and writes the snapshot, as the program would; the
 /// program itself picks the new values up at its own next sync.
-package final class ServerSnapshotFollower: ServerValuesSyncing {
+package final class ServerSnapshotFollower: ServerSyncMonitor {
     private struct State: Sendable {
         var status: ServerSyncStatus
         var values: [String: String]?

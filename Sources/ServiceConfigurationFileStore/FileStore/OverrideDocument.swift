@@ -1,5 +1,6 @@
 import Foundation
 package import ServiceConfigurationCore
+import ServiceConfigurationFiles
 
 /// The override file's contents, kept sorted and pre-encoded so a save re-encodes only what changed.
 ///

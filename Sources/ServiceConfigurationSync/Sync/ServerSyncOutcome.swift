@@ -1,4 +1,4 @@
-/// The result of one sync, as ``ServerValuesSyncing/sync()`` returns it.
+/// The result of one sync, as ``ServerSyncMonitor/sync()`` returns it.
 public enum ServerSyncOutcome: Sendable, Hashable {
     /// New values were applied. `previousValues` holds each key whose server value changed, with its value
     /// before (`nil`: the key is new); it is empty when the server sent the same values again.

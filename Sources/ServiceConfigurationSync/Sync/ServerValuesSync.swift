@@ -26,7 +26,7 @@ package import ServiceConfigurationFiles
 ///   previous value of each key the last change changed.
 ///
 /// The sync runs while this object lives: keep it (release it, or call ``stop()``, to stop syncing).
-public final class ServerValuesSync: ServerValuesSyncing {
+public final class ServerValuesSync: ServerSyncMonitor {
     private let engine: ServerSyncEngine
     private let loop: ServerSyncLoop
 

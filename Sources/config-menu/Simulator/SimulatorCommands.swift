@@ -1,6 +1,7 @@
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// `config-menu simulators`: the booted simulators and, on each, the installed apps whose data container holds an
 /// override store, with the command line that opens each store.

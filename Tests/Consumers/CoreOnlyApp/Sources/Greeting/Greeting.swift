@@ -32,8 +32,8 @@ extension ConfigurationDynamicLookup {
     }
 }
 
-/// The greeting the module shows, from its keys.
-public func greeting(_ service: any ConfigurationService) -> String {
+/// The greeting the module shows, from its keys: a module that only reads takes a `ConfigurationReader`.
+public func greeting(_ service: any ConfigurationReader) -> String {
     guard service.greetingEnabled else { return "" }
     return Array(repeating: "hello", count: max(0, service.greetingRepeat)).joined(separator: " ")
 }

@@ -2,7 +2,7 @@
 ///
 /// `print(resolution.source)` shows the debug menu's capitals (`DEFAULT`); `debugPrint`, `dump` and a debugger
 /// show the Swift spelling (`.default`). Compare with the cases: `resolution.source == .default`.
-public enum ValueSource: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible,
+public enum ValueOrigin: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible,
     CustomDebugStringConvertible
 {
     /// A debug override set by a person (debug menu, command-line tool) or a test.
@@ -18,3 +18,7 @@ public enum ValueSource: String, Sendable, Hashable, Codable, CaseIterable, Cust
     /// The case as written in Swift: `.overridden`, `.server`, `.default`.
     public var debugDescription: String { "." + rawValue }
 }
+
+/// The former name of ``ValueOrigin``, renamed so it is not confused with `ServerValuesSource`, a place server values are fetched from.
+@available(*, deprecated, renamed: "ValueOrigin")
+public typealias ValueSource = ValueOrigin

@@ -7,7 +7,7 @@ public import Foundation
 ///     print(expiration)   // expired at 2026-11-29 16:05 UTC (set for a while)
 /// }
 /// ```
-public enum OverrideExpiration: Sendable, Hashable, CustomStringConvertible {
+public enum OverrideExpiryReason: Sendable, Hashable, CustomStringConvertible {
     /// Its time came.
     case time(Date)
     /// The server sends another value than when it was set.
@@ -36,3 +36,7 @@ public enum OverrideExpiration: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+/// The former name of ``OverrideExpiryReason``, renamed so it is not confused with ``OverrideExpiry``, the rule that makes an override expire.
+@available(*, deprecated, renamed: "OverrideExpiryReason")
+public typealias OverrideExpiration = OverrideExpiryReason

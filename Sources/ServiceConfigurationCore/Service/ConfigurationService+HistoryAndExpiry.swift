@@ -21,7 +21,7 @@ extension ConfigurationService {
     }
 
     /// None: services without expiry support.
-    public var expiredOverrides: [String: OverrideExpiration] { [:] }
+    public var expiredOverrides: [String: OverrideExpiryReason] { [:] }
 
     /// Removes what ``expiredOverrides`` lists, if the entries are unchanged.
     @discardableResult

@@ -2,10 +2,11 @@ import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import ServiceConfigurationFiles
 
 /// `history`, `undo`, `prune` and `diff`: the store's recorded changes, undoing the last one (whoever made it),
 /// removing expired overrides, and comparing profiles. Every change goes through the service.
-struct LifecycleCommands {
+struct HistoryCommands {
     let invocation: Invocation
 
     private var json: Bool { invocation.flags.contains("--json") }
@@ -151,7 +152,7 @@ struct LifecycleCommands {
         let context = try ToolContext(invocation)
         let expired = context.service.expiredOverrides.sorted { $0.key < $1.key }
         let entries = context.store.entries
-        func describe(_ name: String, _ expiration: OverrideExpiration) -> String {
+        func describe(_ name: String, _ expiration: OverrideExpiryReason) -> String {
             "\(VisibleText.escaped(name)) = \(HistoryReport.quoted(entries[name])) (\(expiration))"
         }
         guard !invocation.flags.contains("--dry-run") else {

@@ -1,6 +1,6 @@
 /// The `--help` texts of `history`, `undo`, `prune` and `diff`, and the overview's lines for them.
 extension Help {
-    static let lifecycleOverview = """
+    static let historyOverview = """
           history [KEY] [--limit N] [--json]
                                   the recorded changes of the overrides (newest first): who, when, what
           undo [--yes] [--json]   undo the last change anyone made (asks first; --yes without a terminal)
@@ -10,7 +10,7 @@ extension Help {
                                   what PROFILE changes against the current overrides (or PROFILE2)
         """
 
-    static let lifecycleCommands: [String: String] = [
+    static let historyCommands: [String: String] = [
         "history": """
         usage: config-menu history [KEY] [--limit N] [--json]
 

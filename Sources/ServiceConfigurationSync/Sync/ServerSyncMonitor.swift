@@ -1,10 +1,11 @@
 public import ServiceConfigurationCore
+
 /// Something that keeps a program's server values current and reports how current they are: a running
 /// ``ServerValuesSync``, or (in the debug tools) a view of the snapshot another program persisted.
 ///
 /// The debug menu takes one to show where server values come from, their status and age, which keys the last
 /// sync changed, and to sync on demand.
-public protocol ServerValuesSyncing: AnyObject, Sendable {
+public protocol ServerSyncMonitor: AnyObject, Sendable {
     /// The status now.
     var status: ServerSyncStatus { get }
 
@@ -16,7 +17,7 @@ public protocol ServerValuesSyncing: AnyObject, Sendable {
     func sync() async -> ServerSyncOutcome
 }
 
-extension ServerValuesSyncing {
+extension ServerSyncMonitor {
     /// The status as an `AsyncStream`: the current status first, then each change. The stream finishes when the
     /// consuming task is cancelled.
     ///
@@ -32,3 +33,7 @@ extension ServerValuesSyncing {
         return stream
     }
 }
+
+/// The former name of ``ServerSyncMonitor``, renamed so it is not confused with ``ServerValuesSync``, the one that syncs.
+@available(*, deprecated, renamed: "ServerSyncMonitor")
+public typealias ServerValuesSyncing = ServerSyncMonitor
