@@ -46,15 +46,15 @@ final class FaultyOverrideStore: OverrideStore {
             var bad: [String: String] = [:]
             var history: [OverrideJournalRecord] = []
         }
-        let contents = Mutex(Contents())
-        let listeners = Mutex<[@Sendable (OverrideStoreChange) -> Void]>([])
+        let contents = Locked(Contents())
+        let listeners = Locked<[@Sendable (OverrideStoreChange) -> Void]>([])
     }
 
     let backing: Backing
     let fault: Fault
-    private let cache = Mutex(Backing.Contents())
-    private let held = Mutex<OverrideStoreChange?>(nil)
-    private let observers = Mutex<[Int: @Sendable (OverrideStoreChange) -> Void]>([:])
+    private let cache = Locked(Backing.Contents())
+    private let held = Locked<OverrideStoreChange?>(nil)
+    private let observers = Locked<[Int: @Sendable (OverrideStoreChange) -> Void]>([:])
     private let nextID = Atomic(0)
 
     init(fault: Fault, backing: Backing = Backing()) {
