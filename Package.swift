@@ -62,8 +62,9 @@ let package = Package(
         // The library in layers (ARCHITECTURE.md): Core <- Files <- FileStore, Files <- Sync, both <- Etcd, and the
         // umbrella that re-exports them. scripts/check-imports holds each target to what it may import.
         .target(name: "ServiceConfigurationCore", swiftSettings: swiftSettings),
-        // Not a product: the files every layer keeps (atomic writes, bounded reads, a change watcher, process
-        // liveness), used by the file store and by sync's snapshot cache, so sync does not need the file store.
+        // Not a product: what every layer that keeps files shares (atomic writes, bounded reads, writing JSON,
+        // reading timestamps, process liveness), used by the file store and by sync's snapshot cache, so sync does
+        // not need the file store.
         .target(
             name: "ServiceConfigurationFiles",
             dependencies: ["ServiceConfigurationCore"],
