@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfigurationFiles
+import SharedTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -82,13 +83,12 @@ struct BoundedFileReaderTests {
         let path = folder.url.appendingPathComponent("stream").path
         #expect(mkfifo(path, 0o600) == 0)
         for (count, limit) in [(100, 100), (101, 100)] {
-            let writer = Process()
-            writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-            writer.arguments = ["-c", "head -c \(count) /dev/zero > '\(path)'"]
-            try writer.run()
+            let writer = try ChildProcess(
+                "/bin/sh", ["-c", "head -c \(count) /dev/zero > '\(path)'"], standardInput: .null,
+                standardOutput: .discard)
             defer {
-                if writer.isRunning { writer.terminate() }
-                writer.waitUntilExit()
+                writer.signal(SIGTERM)
+                _ = writer.waitUntilExit()
             }
             if count <= limit {
                 #expect(try BoundedFileReader.read(path, .init(limit: limit, readsStreams: true))?.count == count)

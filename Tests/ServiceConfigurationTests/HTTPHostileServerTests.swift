@@ -27,19 +27,12 @@ struct HTTPHostileServerTests {
 
     /// Runs one sync of `url` in a child process; fails (never crashes) when the child does not exit normally.
     static func fetch(_ url: URL, timeout: Double = 30) throws -> Fetched {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
-        process.arguments = ["fetch", url.absoluteString, String(timeout)]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        let run = try ChildProcess.run(helperPath("sync-test-helper"), ["fetch", url.absoluteString, String(timeout)])
+        let data = Data(run.output.utf8)
+        guard run.status == 0 else {
             throw FixtureError(
-                "the syncing process ended with \(process.terminationReason == .uncaughtSignal ? "signal" : "status") "
-                    + "\(process.terminationStatus) on \(url.path)")
+                "the syncing process ended with "
+                    + (run.status > 128 ? "signal \(run.status - 128)" : "status \(run.status)") + " on \(url.path)")
         }
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw FixtureError("the helper printed \(String(decoding: data, as: UTF8.self))")

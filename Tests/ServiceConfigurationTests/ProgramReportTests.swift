@@ -1,6 +1,7 @@
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import SharedTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -237,10 +238,8 @@ import Testing
             let programs = url.deletingLastPathComponent()
             var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
 
-            let exited = Process()
-            exited.executableURL = URL(fileURLWithPath: "/bin/true")
-            try exited.run()
-            exited.waitUntilExit()
+            let exited = try ChildProcess("/bin/true", [], standardInput: .null, standardOutput: .discard)
+            _ = exited.waitUntilExit()
             object["pid"] = exited.processIdentifier
             try JSONSerialization.data(withJSONObject: object).write(to: programs.appendingPathComponent("gone.json"))
             #if os(Linux)
@@ -279,10 +278,8 @@ import Testing
                 if index < 7 { ended.append(try #require(service.programReportURL).lastPathComponent) }
             }
             // A writer that died between creating its temporary file and renaming it, and one still writing.
-            let exited = Process()
-            exited.executableURL = URL(fileURLWithPath: "/bin/true")
-            try exited.run()
-            exited.waitUntilExit()
+            let exited = try ChildProcess("/bin/true", [], standardInput: .null, standardOutput: .discard)
+            _ = exited.waitUntilExit()
             let deadTemporary = ".pruned-1-1.json.tmp-\(exited.processIdentifier)-77"
             let liveTemporary = ".pruned-1-1.json.tmp-\(getpid())-78"
             for name in [deadTemporary, liveTemporary] {

@@ -49,24 +49,15 @@ struct ServerSnapshotTests {
         var kills = 0
         var checked = 0
         for round in 0..<10 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
-            process.arguments = [
-                "hammer", server.url().absoluteString, server.folder.appendingPathComponent("values.json").path,
-                snapshot.path, "500", "100000",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
             // Kill at a random moment once the writer is under way (it has acknowledged a sync).
-            var lines = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            usleep(UInt32.random(in: 0...30_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal { kills += 1 }
-            lines += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let acknowledged = lines.split(separator: "\n").compactMap {
+            let run = try killMidway(
+                helperPath("sync-test-helper"),
+                [
+                    "hammer", server.url().absoluteString, server.folder.appendingPathComponent("values.json").path,
+                    snapshot.path, "500", "100000",
+                ], after: UInt32.random(in: 0...30_000, using: &generator))
+            if run.killed { kills += 1 }
+            let acknowledged = run.lines.compactMap {
                 $0.hasPrefix("ok ") ? Int($0.dropFirst(3)) : nil
             }
             let saved = try #require(try F.snapshot(at: snapshot), "round \(round): no snapshot")
@@ -91,14 +82,9 @@ struct ServerSnapshotTests {
         arguments: ["huge", "huge-chunked"])
     func hugeBodyMemory(mode: String) throws {
         let server = try FixtureHTTPServer(values: [F.flag: "Y"])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
-        process.arguments = ["memory", server.url("/mode/\(mode)").absoluteString]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try ChildProcess.run(
+            helperPath("sync-test-helper"), ["memory", server.url("/mode/\(mode)").absoluteString]
+        ).output
         let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         try #require(fields.count == 3, "helper said: \(text)")
         #expect(fields[0] == "tooLarge")
@@ -184,15 +170,13 @@ struct ServerSnapshotTests {
         #expect(mine.processStart != nil, "Linux says when a process started")
 
         // Another program syncs once and exits: its snapshot names it, and it no longer runs.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: helperPath("sync-test-helper"))
-        process.arguments = [
-            "hammer", server.url().absoluteString, server.folder.appendingPathComponent("values.json").path, url.path,
-            "1", "1",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let process = try ChildProcess(
+            helperPath("sync-test-helper"),
+            [
+                "hammer", server.url().absoluteString, server.folder.appendingPathComponent("values.json").path,
+                url.path, "1", "1",
+            ], standardInput: .null, standardOutput: .discard)
+        _ = process.waitUntilExit()
         let follower = ServerSnapshotFollower(snapshotURL: url, service: nil)
         let other = try #require(follower.writer)
         #expect(other.programName == "sync-test-helper" && other.processIdentifier == process.processIdentifier)

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import SharedTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,13 +10,10 @@ import Testing
 
 @Suite("FileOverrideStore on a real file system: links, devices, locks, leftovers, hand edits", .serialized)
 struct StoreFileSystemTests {
-    /// Starts `/bin/sh -c script` and returns the process.
-    func shell(_ script: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        try process.run()
-        return process
+    /// Runs `/bin/sh -c script` to its end.
+    func shell(_ script: String) throws {
+        let run = try ChildProcess.run("/bin/sh", ["-c", script])
+        #expect(run.status == 0, "\(script): \(run.error)")
     }
 
     func inode(_ path: String) -> UInt64 {
@@ -79,15 +77,11 @@ struct StoreFileSystemTests {
         // A FIFO is written through.
         let fifo = folder.url.appendingPathComponent("pipe")
         #expect(mkfifo(fifo.path, 0o600) == 0)
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
-        reader.arguments = [fifo.path]
-        let output = Pipe()
-        reader.standardOutput = output
-        try reader.run()
+        let copy = folder.url.appendingPathComponent("received").path
+        let reader = try ChildProcess("/bin/cat", [fifo.path], standardInput: .null, standardOutput: .file(copy))
         try store.export(to: fifo)
-        let received = output.fileHandleForReading.readDataToEndOfFile()
-        reader.waitUntilExit()
+        _ = reader.waitUntilExit()
+        let received = FileManager.default.contents(atPath: copy)
         #expect(received == profile)
         #expect(stat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
         // A link: the target is replaced in its own folder, the link stays.
@@ -136,21 +130,15 @@ struct StoreFileSystemTests {
         let url = folder.storeURL()
         try FileOverrideStore(url: url).set("Y", forKey: "k")
         let lock = url.path + ".lock"
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = [
-            "-c",
-            "import fcntl, sys, time\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(60)",
-            lock,
-        ]
-        let output = Pipe()
-        holder.standardOutput = output
-        try holder.run()
-        defer {
-            kill(holder.processIdentifier, SIGKILL)
-            holder.waitUntilExit()
-        }
-        _ = output.fileHandleForReading.availableData
+        let holder = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import fcntl, sys, time\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(60)",
+                lock,
+            ], standardInput: .null, standardOutput: .lines)
+        defer { holder.stop(signal: SIGKILL) }
+        try #require(holder.line(startingWith: "locked", within: 60) != nil, "the lock holder did not start")
         let store = FileOverrideStore(url: url, faults: nil, lockTimeout: .milliseconds(300))
         let started = ContinuousClock.now
         let error = #expect(throws: OverrideStoreError.self) { try store.set("N", forKey: "k") }
@@ -269,12 +257,10 @@ struct StoreFileSystemTests {
         #expect(service.overrides == ["before": "Y"])
         let full = storeText(#""one": {"value": "1"}, "two": {"value": "2"}"#)
         let half = String(full.prefix(full.count / 2))
-        let first = try shell("printf '%s' '\(half)' > '\(url.path)'")
-        first.waitUntilExit()
+        try shell("printf '%s' '\(half)' > '\(url.path)'")
         #expect(await eventually { store.lastError?.kind == .corrupt })
         #expect(await eventually { service.overrides.isEmpty })
-        let second = try shell("printf '%s' '\(full.dropFirst(half.count))' >> '\(url.path)'")
-        second.waitUntilExit()
+        try shell("printf '%s' '\(full.dropFirst(half.count))' >> '\(url.path)'")
         #expect(await eventually { service.overrides == ["one": "1", "two": "2"] })
         #expect(store.lastError == nil)
         #expect(try String(contentsOf: url, encoding: .utf8) == full)
@@ -298,8 +284,7 @@ struct StoreFileSystemTests {
         let service = LiveConfigurationService(overrideStore: store, watchMode: mode)
         #expect(service.overrides == ["k": "1"])
         for round in 2...3 {
-            let recreate = try shell("rm -rf '\(state)' && mkdir -m 700 '\(state)'")
-            recreate.waitUntilExit()
+            try shell("rm -rf '\(state)' && mkdir -m 700 '\(state)'")
             #expect(await eventually { service.overrides.isEmpty })
             #expect(try runStoreHelper(["set", url.path, "k", String(round)]).status == 0)
             #expect(await eventually { service.overrides == ["k": String(round)] }, "round \(round)")

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import SharedTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -55,22 +56,13 @@ struct StoreSharingTests {
         var acknowledged: Set<String> = []
         var kills = 0
         for round in 0..<120 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: storeTestHelperPath())
-            process.arguments = ["hammer", path, "round\(round)", "100000"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
             // Kill at a random moment after the writer is under way (it has started acknowledging writes), so the
             // kill lands during a write whatever the machine's speed (TSan builds start slowly).
-            var lines = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            usleep(UInt32.random(in: 0...30_000, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal { kills += 1 }
-            lines += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            for line in lines.split(separator: "\n") where line.hasPrefix("ok ") {
+            let run = try killMidway(
+                storeTestHelperPath(), ["hammer", path, "round\(round)", "100000"],
+                after: UInt32.random(in: 0...30_000, using: &generator))
+            if run.killed { kills += 1 }
+            for line in run.lines where line.hasPrefix("ok ") {
                 acknowledged.insert("round\(round).\(line.dropFirst(3))")
             }
             let store = FileOverrideStore(url: folder.storeURL())

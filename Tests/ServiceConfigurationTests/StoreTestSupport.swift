@@ -1,6 +1,7 @@
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
+import SharedTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -44,21 +45,31 @@ func storeTestHelperPath() -> String {
 /// Runs the helper to completion; returns its exit status, standard output and standard error.
 @discardableResult
 func runStoreHelper(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: storeTestHelperPath())
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-        String(decoding: errorData, as: UTF8.self)
-    )
+    let run = try ChildProcess.run(storeTestHelperPath(), arguments)
+    return (run.status, run.output, run.error)
+}
+
+/// Starts `executable` with its standard output in a file, waits (at most 60 s) until it has written a line
+/// starting with `prefix` (it is under way), waits `delay` microseconds more and kills it with SIGKILL. Returns whether
+/// the kill is what ended it, and every line it wrote (the file is complete once it has ended).
+func killMidway(
+    _ executable: String, _ arguments: [String], after delay: UInt32, prefix: String = "ok "
+) throws -> (killed: Bool, lines: [Substring]) {
+    let folder = TemporaryFolder()
+    let output = folder.url.appendingPathComponent("output").path
+    let child = try ChildProcess(
+        executable, arguments, standardInput: .null, standardOutput: .file(output), standardError: .discard)
+    func written() -> String { String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self) }
+    let deadline = Date().addingTimeInterval(60)
+    while !child.hasExited, Date() < deadline,
+        !written().split(separator: "\n").contains(where: { $0.hasPrefix(prefix) })
+    {
+        usleep(1_000)
+    }
+    usleep(delay)
+    child.signal(SIGKILL)
+    let code = child.waitUntilExit()
+    return (code == 128 + SIGKILL, written().split(separator: "\n"))
 }
 
 /// Permission bits of a path.
