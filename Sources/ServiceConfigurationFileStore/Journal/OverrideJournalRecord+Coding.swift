@@ -1,10 +1,10 @@
 import Foundation
-import ServiceConfigurationCore
+package import ServiceConfigurationCore
 import ServiceConfigurationFiles
 
 extension OverrideJournalRecord {
     /// The journal's line format version; lines of a newer version are skipped (and counted) by this build.
-    static let lineVersion = 1
+    package static let lineVersion = 1
 
     /// The record as one journal line (with its trailing newline), at most ``OverrideJournal/maximumRecordSize``
     /// bytes: a record too large keeps its keys without their entries (it can then not be undone), and if even that
@@ -13,7 +13,7 @@ extension OverrideJournalRecord {
     /// `{"v": 1, "id": "…", "time": "…", "origin": {"kind": "cli", "name": "config-menu", "pid": 4411},
     /// "action": "set", "changes": [{"key": "…", "old": {…} | null, "new": {…} | null}]}`, plus `detail`, `undoes`,
     /// `omittedKeys` and `entriesOmitted` when they are set. Entries are written as the store writes them.
-    func encodedLine(limit: Int = OverrideJournal.maximumRecordSize) -> [UInt8] {
+    package func encodedLine(limit: Int = OverrideJournal.maximumRecordSize) -> [UInt8] {
         var line = encoded(entries: !entriesOmitted, keys: changes.count)
         if line.count <= limit { return line }
         line = encoded(entries: false, keys: changes.count)
@@ -92,13 +92,15 @@ extension OverrideJournalRecord {
     }
 
     /// Why a journal line was not read.
-    enum LineError: Error {
+    package enum LineError: Error {
+        /// The line was written by a newer build (its `v` is above ``lineVersion``).
         case newerVersion
+        /// The line is not a record this build can read; the reason.
         case malformed(String)
     }
 
     /// Reads one journal line (without its newline).
-    init(line: UnsafeBufferPointer<UInt8>) throws(LineError) {
+    package init(line: UnsafeBufferPointer<UInt8>) throws(OverrideJournalRecord.LineError) {
         do {
             var cursor = JSONCursor(line)
             self = try Self.parse(&cursor)

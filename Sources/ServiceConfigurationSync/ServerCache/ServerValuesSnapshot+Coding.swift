@@ -6,14 +6,14 @@ extension ServerValuesSnapshot {
     /// Why a snapshot file's contents were refused.
     package struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         package var description: String
-        init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 
     // MARK: Encoding
 
     /// The values' lines (`    "key": "value"` joined by `,\n`), encoded once per set of values and reused by
     /// every save until the values change.
-    static func encodeValues(_ values: [String: String]) -> [UInt8] {
+    package static func encodeValues(_ values: [String: String]) -> [UInt8] {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(values.count * 64)
         var first = true
@@ -29,7 +29,7 @@ extension ServerValuesSnapshot {
     }
 
     /// The whole file; `encodedValues` are this snapshot's values as ``encodeValues(_:)`` writes them.
-    func encoded(values encodedValues: [UInt8]) -> [UInt8] {
+    package func encoded(values encodedValues: [UInt8]) -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [
             ("format", .string(Self.formatName)),
             ("version", .number(String(Self.version))),
