@@ -614,6 +614,7 @@ func hostileSnapshots() -> [(String, [UInt8])] {
         ("a lone surrogate escape", snapshot(#""values": {"a": "\ud800"}}"#)),
         ("huge version number", Array(#"{"format": "service-configuration-server-snapshot", "version": 1e400}"#.utf8)),
         ("content after the object", snapshot(#""values": {"a": "1"}} {}"#)),
+        ("a trailing comma", snapshot(#""values": {"a": "1",}}"#)),
         ("\"values\" not an object", snapshot(#""values": ["a"]}"#)),
         (
             "\"lastSync\" a number",
