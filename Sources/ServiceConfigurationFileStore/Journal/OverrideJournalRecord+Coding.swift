@@ -100,6 +100,14 @@ extension OverrideJournalRecord {
     }
 
     /// Reads one journal line (without its newline).
+    ///
+    /// Hand-written on `JSONCursor` rather than `JSONDecoder` with `Decodable` types, on purpose (issue 22, measured
+    /// by `config-benchmarks codable`, BENCHMARKS.md): a history read decodes up to about 2 MiB of lines (the journal
+    /// and the rotated one), and `JSONDecoder`, one line at a time, took 5-8x as long (a full 2 MiB history of 5,257
+    /// records: 118-128 ms against 18-24 ms). The entries are the store's entries and are read by the store's own
+    /// entry reader, so an undo restores exactly what the store would read: a duplicate field in an entry is refused
+    /// here (`JSONDecoder` keeps the first), and fields of a newer build are kept as their text as found (a Codable
+    /// entry can only re-encode what it decoded, `1.50` coming back as `1.5`).
     package init(line: UnsafeBufferPointer<UInt8>) throws(OverrideJournalRecord.LineError) {
         do {
             var cursor = JSONCursor(line)
