@@ -7,6 +7,7 @@
 //     swift run -c release config-benchmarks sync      # server values sync on loopback: 304, 5,000-key 200, memory
 //     swift run -c release config-benchmarks etcd      # a set in one process to the callback in another: etcd vs file
 //     swift run -c release config-benchmarks reports   # a 100,000-read program report: writing, reading, the menu
+//     swift run -c release config-benchmarks codable   # snapshot and journal: hand-written decoders vs Codable
 //
 // Every figure is the median of several trials in this one process, so ratios compare like with like. Thread
 // scaling alternates one-thread and two-thread trials and reports the median of the per-trial ratios.
@@ -148,14 +149,19 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--menu-startup
     exit(0)
 }
 
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--codable-memory" {
+    try codableMemoryChild(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory" {
     try syncMemoryChild(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store", "menu", "sync", "etcd", "reports"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store|menu|sync|etcd|reports]")
+guard ["all", "reads", "store", "menu", "sync", "etcd", "reports", "codable"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store|menu|sync|etcd|reports|codable]")
     exit(2)
 }
 if section == "all" || section == "reads" { try readBenchmarks() }
@@ -163,6 +169,7 @@ if section == "all" || section == "store" { try storeBenchmarks() }
 if section == "all" || section == "menu" { try menuBenchmarks() }
 if section == "all" || section == "reports" { try reportBenchmarks() }
 if section == "all" || section == "sync" { try syncBenchmarks() }
+if section == "all" || section == "codable" { try codableBenchmarks() }
 if section == "etcd" { try etcdBenchmarks() }
 if section == "all" {
     // Everything else has run by now; a machine without etcd still gets the rest.

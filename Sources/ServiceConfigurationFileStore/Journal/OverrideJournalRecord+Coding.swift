@@ -1,10 +1,10 @@
 import Foundation
-import ServiceConfigurationCore
+package import ServiceConfigurationCore
 import ServiceConfigurationFiles
 
 extension OverrideJournalRecord {
     /// The journal's line format version; lines of a newer version are skipped (and counted) by this build.
-    static let lineVersion = 1
+    package static let lineVersion = 1
 
     /// The record as one journal line (with its trailing newline), at most ``OverrideJournal/maximumRecordSize``
     /// bytes: a record too large keeps its keys without their entries (it can then not be undone), and if even that
@@ -13,7 +13,7 @@ extension OverrideJournalRecord {
     /// `{"v": 1, "id": "…", "time": "…", "origin": {"kind": "cli", "name": "config-menu", "pid": 4411},
     /// "action": "set", "changes": [{"key": "…", "old": {…} | null, "new": {…} | null}]}`, plus `detail`, `undoes`,
     /// `omittedKeys` and `entriesOmitted` when they are set. Entries are written as the store writes them.
-    func encodedLine(limit: Int = OverrideJournal.maximumRecordSize) -> [UInt8] {
+    package func encodedLine(limit: Int = OverrideJournal.maximumRecordSize) -> [UInt8] {
         var line = encoded(entries: !entriesOmitted, keys: changes.count)
         if line.count <= limit { return line }
         line = encoded(entries: false, keys: changes.count)
@@ -92,13 +92,23 @@ extension OverrideJournalRecord {
     }
 
     /// Why a journal line was not read.
-    enum LineError: Error {
+    package enum LineError: Error {
+        /// The line was written by a newer build (its `v` is above ``lineVersion``).
         case newerVersion
+        /// The line is not a record this build can read; the reason.
         case malformed(String)
     }
 
     /// Reads one journal line (without its newline).
-    init(line: UnsafeBufferPointer<UInt8>) throws(LineError) {
+    ///
+    /// Hand-written on `JSONCursor` rather than `JSONDecoder` with `Decodable` types, on purpose (issue 22, measured
+    /// by `config-benchmarks codable`, BENCHMARKS.md): a history read decodes up to about 2 MiB of lines (the journal
+    /// and the rotated one), and `JSONDecoder`, one line at a time, took 5-8x as long (a full 2 MiB history of 5,257
+    /// records: 118-128 ms against 18-24 ms). The entries are the store's entries and are read by the store's own
+    /// entry reader, so an undo restores exactly what the store would read: a duplicate field in an entry is refused
+    /// here (`JSONDecoder` keeps the first), and fields of a newer build are kept as their text as found (a Codable
+    /// entry can only re-encode what it decoded, `1.50` coming back as `1.5`).
+    package init(line: UnsafeBufferPointer<UInt8>) throws(OverrideJournalRecord.LineError) {
         do {
             var cursor = JSONCursor(line)
             self = try Self.parse(&cursor)
