@@ -35,6 +35,16 @@
                 }
                 return structure.name.text
             }
+            // `@ConfigurationScope enum Search { @ConfigurationKey … }`: the scope's own diagnostic would come only
+            // after this one, so this one names the fix.
+            if let group = enclosing.asProtocol((any DeclGroupSyntax).self), group.hasAttribute("ConfigurationScope"),
+                let (kind, name) = nonStructName(of: enclosing)
+            {
+                return refuse(
+                    "scope-not-a-struct",
+                    "'\(name)' is \(kind), and a configuration scope is a struct (its keys are stored properties): "
+                        + "make '\(name)' a struct")
+            }
             if enclosing.is(ExtensionDeclSyntax.self) {
                 return refuse(
                     "key-in-extension",
@@ -45,6 +55,14 @@
                 "not-in-scope",
                 "a key is declared in the body of a @ConfigurationScope struct (a scope is a struct: its keys are "
                     + "stored properties)")
+        }
+
+        /// `("an enum", "Search")` for an enum, class or actor declaration; `nil` for anything else.
+        private static func nonStructName(of node: Syntax) -> (kind: String, name: String)? {
+            if let declaration = node.as(EnumDeclSyntax.self) { return ("an enum", declaration.name.text) }
+            if let declaration = node.as(ClassDeclSyntax.self) { return ("a class", declaration.name.text) }
+            if let declaration = node.as(ActorDeclSyntax.self) { return ("an actor", declaration.name.text) }
+            return nil
         }
     }
 #endif

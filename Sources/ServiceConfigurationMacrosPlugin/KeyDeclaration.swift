@@ -97,7 +97,7 @@
                 let placeholder = ExprSyntax(EditorPlaceholderExprSyntax(placeholder: .identifier("<#default#>")))
                 problem(
                     binding, "no-default",
-                    "a key needs its default value: '\(isStatic ? "" : "static ")let \(name) = <default>'",
+                    "a key needs its default value: 'static let \(name) = <default>'",
                     fixIts: [
                         FixIt(
                             message: MacroFixIt("add-default", "add a default value"),

@@ -90,7 +90,7 @@
                 """,
                 [
                     error(
-                        "a key needs its default value: 'let sLimit = <default>'", line: 2, column: 45,
+                        "a key needs its default value: 'static let sLimit = <default>'", line: 2, column: 45,
                         fixIts: ["add a default value"])
                 ],
                 fixedSource: """
@@ -277,6 +277,9 @@
                 struct Declared: ConfigurationScope {
                     @ConfigurationKey("declared.a") static let declaredA = 1
                 }
+                @ConfigurationScope enum Search {
+                    @ConfigurationKey("search.a") static let searchA = 1
+                }
                 """,
                 [
                     error(
@@ -292,6 +295,12 @@
                     error(
                         "a key is declared in the body of a @ConfigurationScope struct (a scope is a struct: its keys are "
                             + "stored properties)", line: 9, column: 5),
+                    error(
+                        "'Search' is an enum, and a configuration scope is a struct (its keys are stored properties): "
+                            + "make 'Search' a struct", line: 15, column: 5),
+                    error(
+                        "a configuration scope is a struct: its keys are stored properties, which an enum cannot hold",
+                        line: 14, column: 21, fixIts: ["make it a struct"]),
                 ])
         }
     }
