@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
-// A consumer of ServiceConfiguration, written as an app team would: two feature modules that own their keys, an app
-// that builds the catalog, a file store, the debug menu behind a flag, and tests with the mock. CI builds and tests
-// it in debug and release configurations (see .ci/run).
+// A consumer of ServiceConfiguration, written as an app team would: two feature modules that own their keys (declared
+// with the macros), an app that builds the catalog, a file store, the debug menu behind a flag, and tests with the
+// mock. CI builds and tests it in debug and release configurations (see .ci/run). Examples/HandWrittenApp declares
+// its keys by hand, without the macros and without swift-syntax.
 import PackageDescription
 
 let package = Package(
@@ -20,16 +21,24 @@ let package = Package(
         // it is the repository folder's name, so it is spelled out). From a repository it is the URL's last path
         // component: .package(url: "https://example.com/org/service-configuration.git", from: "1.0.0") is
         // "service-configuration".
-        .package(name: "ServiceConfiguration", path: "../..")
+        // The `Macros` trait brings the key macros (and swift-syntax, which builds them); `.defaults` keeps the
+        // DebugOverrides trait.
+        .package(name: "ServiceConfiguration", path: "../..", traits: [.defaults, "Macros"])
     ],
     targets: [
         .target(
             name: "Checkout",
-            dependencies: [.product(name: "ServiceConfiguration", package: "ServiceConfiguration")]
+            dependencies: [
+                .product(name: "ServiceConfiguration", package: "ServiceConfiguration"),
+                .product(name: "ServiceConfigurationMacros", package: "ServiceConfiguration"),
+            ]
         ),
         .target(
             name: "Profile",
-            dependencies: [.product(name: "ServiceConfiguration", package: "ServiceConfiguration")]
+            dependencies: [
+                .product(name: "ServiceConfiguration", package: "ServiceConfiguration"),
+                .product(name: "ServiceConfigurationMacros", package: "ServiceConfiguration"),
+            ]
         ),
         .target(
             name: "ShopAppCore",

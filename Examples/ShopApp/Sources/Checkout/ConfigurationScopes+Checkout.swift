@@ -1,93 +1,47 @@
-import ServiceConfiguration
+import ServiceConfigurationMacros
 
-// The multi-module template: everything another module reads is `public` (the scope, each property, each key type
-// and its `name` and `defaultValue`), and the routing subscript at the bottom is `public` too. Property names start
-// with the scope's name (`checkout…`): they share one namespace with every other module's keys.
+// One declaration per key: its wire name and its default. `@ConfigurationKey` writes the key type and the property
+// `service.checkoutApplePayEnabled` reads, with the declaration's access level (`public`: other modules read them);
+// the doc comment becomes the key's summary in the menu and the manifest. Property names start with the scope's name
+// (`checkout…`): they share one namespace with every other module's keys.
 
 extension ConfigurationScopes {
     /// The checkout module's keys.
-    public struct Checkout: ConfigurationScope {
-        /// Whether Apple Pay is offered. This server sends `true`/`false`.
-        public let checkoutApplePayEnabled: ApplePayEnabledKey
-        /// `checkout.apple_pay.enabled`.
-        public enum ApplePayEnabledKey: ConfigurationKey {
-            public static let name = "checkout.apple_pay.enabled"
-            public static let defaultValue = false
-            public static let boolEncoding = ConfigurationBoolEncoding.trueFalse
-            public static let summary = "Whether Apple Pay is offered at checkout."
-        }
+    @ConfigurationScope
+    public struct Checkout {
+        /// Whether Apple Pay is offered at checkout.
+        @ConfigurationKey("checkout.apple_pay.enabled", boolEncoding: .trueFalse)  // this server sends true/false
+        public static let checkoutApplePayEnabled = false
 
-        /// Whether guests can check out without an account (`Y`/`N` on the wire, the default encoding).
-        public let checkoutGuestEnabled: GuestEnabledKey
-        /// `checkout.guest.enabled`.
-        public enum GuestEnabledKey: ConfigurationKey {
-            public static let name = "checkout.guest.enabled"
-            public static let defaultValue = true
-        }
+        /// Whether guests can check out without an account.
+        @ConfigurationKey("checkout.guest.enabled") public static let checkoutGuestEnabled = true  // Y/N on the wire
 
         /// The most items one cart holds.
-        public let checkoutMaxCartItems: MaxCartItemsKey
-        /// `checkout.cart.max_items`: its derived title keeps the distinguishing segment, "Cart Max Items".
-        public enum MaxCartItemsKey: ConfigurationKey {
-            public static let name = "checkout.cart.max_items"
-            public static let defaultValue = 50
-            public static let summary = "The most items one cart holds."
-        }
+        @ConfigurationKey("checkout.cart.max_items", range: 1...500) public static let checkoutMaxCartItems = 50
 
         /// The service fee, as a fraction of the order.
-        public let checkoutServiceFeeRate: ServiceFeeRateKey
-        /// `checkout.service_fee_rate`.
-        public enum ServiceFeeRateKey: ConfigurationKey {
-            public static let name = "checkout.service_fee_rate"
-            public static let defaultValue = 0.05
-        }
+        @ConfigurationKey("checkout.service_fee_rate", range: 0...0.2, step: 0.01)
+        public static let checkoutServiceFeeRate = 0.05
 
         /// The banner above the cart.
-        public let checkoutPromoBanner: PromoBannerKey
-        /// `checkout.promo_banner.text`.
-        public enum PromoBannerKey: ConfigurationKey {
-            public static let name = "checkout.promo_banner.text"
-            public static let defaultValue = ""
-        }
+        @ConfigurationKey("checkout.promo_banner.text") public static let checkoutPromoBanner = ""
 
         /// Which checkout flow is shown.
-        public let checkoutFlow: FlowKey
-        /// `checkout.flow`: a picker over the cases.
-        public enum FlowKey: ConfigurationKey {
-            public static let name = "checkout.flow"
-            public static let defaultValue = CheckoutFlow.classic
-        }
+        @ConfigurationKey("checkout.flow")  // an enum: a picker over its cases
+        public static let checkoutFlow = CheckoutFlow.classic
 
-        /// The smallest order accepted, as `"20 EUR"`: a custom string value with a pattern.
-        public let checkoutMinimumOrder: MinimumOrderKey
-        /// `checkout.minimum_order`.
-        public enum MinimumOrderKey: ConfigurationKey {
-            public static let name = "checkout.minimum_order"
-            public static let defaultValue = MoneyAmount(minorUnits: 1000, currency: "EUR")
-            public static let summary = "The smallest order accepted."
-        }
+        /// The smallest order accepted.
+        @ConfigurationKey("checkout.minimum_order")  // "20 EUR": a custom string value with a pattern
+        public static let checkoutMinimumOrder = MoneyAmount(minorUnits: 1000, currency: "EUR")
 
-        /// Shipping prices by country: a JSON value.
-        public let checkoutShippingRules: ShippingRulesKey
-        /// `checkout.shipping_rules`.
-        public enum ShippingRulesKey: ConfigurationKey {
-            public static let name = "checkout.shipping_rules"
-            public static let defaultValue = ShippingRules(freeAbove: 5000, countries: ["DE": 490, "FR": 590])
-        }
+        /// Shipping prices by country.
+        @ConfigurationKey("checkout.shipping_rules")  // a Codable value: JSON on the wire
+        public static let checkoutShippingRules = ShippingRules(freeAbove: 5000, countries: ["DE": 490, "FR": 590])
 
         /// The A/B test of the express checkout.
-        public let checkoutExpressTest: ExpressTestKey
-        /// `ab.checkout.express`.
-        public enum ExpressTestKey: ConfigurationKey {
-            public static let name = "ab.checkout.express"
-            public static let defaultValue = ConfigurationABTest.none
-        }
+        @ConfigurationKey("ab.checkout.express") public static let checkoutExpressTest = ConfigurationABTest.none
     }
 }
 
-extension ConfigurationDynamicLookup {
-    /// Routes `service.checkout…` to the keys of ``ConfigurationScopes/Checkout``.
-    public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationScopes.Checkout, K>) -> K {
-        self[K.self]
-    }
-}
+/// Routes `service.checkout…` to the keys of ``ConfigurationScopes/Checkout``.
+@Routes(ConfigurationScopes.Checkout.self) extension ConfigurationDynamicLookup {}

@@ -18,7 +18,7 @@ struct CheckoutModelTests {
         let (mock, model) = make()
         #expect(model.paymentMethods == ["card"])
         mock.checkoutApplePayEnabled = true
-        #expect(mock.serverValues[Checkout.ApplePayEnabledKey.name] == "true", "the key's own Bool encoding")
+        #expect(mock.serverValues[Checkout.CheckoutApplePayEnabledKey.name] == "true", "the key's own Bool encoding")
         mock.checkoutExpressTest = .on
         #expect(model.paymentMethods == ["express", "apple-pay", "card"], "the view reads the latest values")
     }
@@ -59,6 +59,20 @@ struct CheckoutModelTests {
             mock.checkoutMinimumOrder = MoneyAmount(minorUnits: 100, currency: "eur")
         }
         #expect(model.check(items: 1, total: 500) == "the minimum order is 1000 EUR", "the test kept running")
+    }
+
+    @Test("the scope's generated setOverrides sets typed overrides in one call; a key left out keeps its value")
+    func setOverridesInOneCall() throws {
+        let mock = try Checkout.setOverrides(
+            on: MockConfigurationService(scopes: [Checkout.self]), checkoutMaxCartItems: 3, checkoutFlow: .oneTap)
+        #expect(mock.overrides == ["checkout.cart.max_items": "3", "checkout.flow": "one_tap"])
+        #expect(mock.resolution(of: \.checkoutMaxCartItems).source == .overridden)
+        #expect(mock.checkoutApplePayEnabled == false, "not given: the default")
+        let error = #expect(throws: ConfigurationError.self) {
+            try Checkout.setOverrides(on: mock, checkoutMaxCartItems: 501)
+        }
+        #expect(error?.description == #"checkout.cart.max_items expects a number from 1 to 500, got "501""#)
+        #expect(mock.checkoutMaxCartItems == 3, "a refused override leaves the value")
     }
 
     @Test("the changes stream by key path")

@@ -18,7 +18,7 @@ struct ProfileEditorModelTests {
         mock.profileEditorTest = .full
         #expect(model.showsNewEditor)
         mock.profileAvatarUploadEnabled = false
-        #expect(mock.serverValues[Profile.AvatarUploadEnabledKey.name] == "0")
+        #expect(mock.serverValues[Profile.ProfileAvatarUploadEnabledKey.name] == "0")
         #expect(model.uploadedAvatarSize == nil)
         try mock.setOverride(true, for: \.profileAvatarUploadEnabled)
         #expect(model.uploadedAvatarSize == AvatarSize(width: 128, height: 128))
@@ -29,12 +29,15 @@ struct ProfileEditorModelTests {
     @Test("derived titles keep the distinguishing segment; summaries and patterns reach the catalog")
     func catalog() throws {
         let catalog = try ConfigurationCatalog(scopes: [Profile.self])
-        #expect(catalog.descriptor(named: Profile.BioMaxLengthKey.name)?.title == "Bio Max Length")
-        #expect(catalog.descriptor(named: Profile.BioMaxLengthKey.name)?.summary == "The longest bio, in characters.")
-        let color = try #require(catalog.descriptor(named: Profile.ThemeColorKey.name))
+        #expect(catalog.descriptor(named: Profile.ProfileBioMaxLengthKey.name)?.title == "Bio Max Length")
+        #expect(
+            catalog.descriptor(named: Profile.ProfileBioMaxLengthKey.name)?.summary == "The longest bio, in characters."
+        )
+        let color = try #require(catalog.descriptor(named: Profile.ProfileThemeColorKey.name))
         #expect(throws: ConfigurationDecodingError.self) { try color.validate("#06c755") }
         #expect(try color.validate("#06C755") == "#06C755")
         #expect(
-            catalog.descriptor(named: Profile.AvatarUploadEnabledKey.name)?.toggleStrings == .init(on: "1", off: "0"))
+            catalog.descriptor(named: Profile.ProfileAvatarUploadEnabledKey.name)?.toggleStrings
+                == .init(on: "1", off: "0"))
     }
 }
