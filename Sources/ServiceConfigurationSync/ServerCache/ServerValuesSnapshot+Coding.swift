@@ -57,6 +57,17 @@ extension ServerValuesSnapshot {
                     .object([("at", .string(Timestamp.format(change.at))), ("previousValues", .object(previous))])
                 ))
         }
+        if !status.evaluations.isEmpty {
+            let entries = status.evaluations.keys.sorted(by: KeyNameOrder.precedes).map { key in
+                let evaluation = status.evaluations[key]!
+                let fields: [(key: String, value: JSONValue)] = [
+                    ("variant", evaluation.variant), ("reason", evaluation.reason), ("errorCode", evaluation.errorCode),
+                    ("errorDetails", evaluation.errorDetails),
+                ].compactMap { field in field.1.map { (key: field.0, value: JSONValue.string($0)) } }
+                return (key: key, value: JSONValue.object(fields))
+            }
+            members.append(("evaluations", .object(entries)))
+        }
         if let writer {
             var fields: [(key: String, value: JSONValue)] = [("pid", .number(String(writer.processIdentifier)))]
             if let start = writer.processStart { fields.append(("processStart", .string(start))) }
@@ -176,6 +187,25 @@ extension ServerValuesSnapshot {
                 }
             }
             if let at { status.lastChange = ServerValuesChange(at: at, previousValues: previous) }
+        }
+        // What an evaluating server (OFREP) said about each key; tolerated field by field, like the writer: an
+        // entry that cannot be read is left out, never a reason to refuse the values.
+        if case .object(let entries)? = fields["evaluations"] {
+            for entry in entries {
+                guard case .object(let entryFields) = entry.value else { continue }
+                var evaluation = ServerValueEvaluation()
+                for field in entryFields {
+                    guard case .string(let text) = field.value else { continue }
+                    switch field.key {
+                    case "variant": evaluation.variant = text
+                    case "reason": evaluation.reason = text
+                    case "errorCode": evaluation.errorCode = text
+                    case "errorDetails": evaluation.errorDetails = text
+                    default: break
+                    }
+                }
+                status.evaluations[entry.key] = evaluation
+            }
         }
         var writer: ServerSnapshotWriter?
         // Tolerated as a whole: a writer that cannot be read is an unknown writer, never a reason to refuse values.

@@ -58,6 +58,7 @@ final class ServerSyncEngine: Sendable {
                 initial.status.validators = loaded.status.validators
                 initial.status.lastChange = loaded.status.lastChange
                 initial.status.keyCount = loaded.values.count
+                initial.status.evaluations = loaded.status.evaluations
             }
         case .failure(let problem):
             initial.status.snapshotProblem = problem.description
@@ -100,7 +101,9 @@ final class ServerSyncEngine: Sendable {
         let now = now()
         let outcome: ServerSyncOutcome
         switch fetched {
-        case .values(let values, let received):
+        case .values(let values, let received), .evaluated(let values, _, let received):
+            let evaluations: [String: ServerValueEvaluation]
+            if case .evaluated(_, let given, _) = fetched { evaluations = given } else { evaluations = [:] }
             let changes = ServerValuesChange.difference(from: state.withLock { $0.values }, to: values)
             service?.updateServerValues(values)
             let encoded = ServerValuesSnapshot.encodeValues(values)
@@ -110,6 +113,7 @@ final class ServerSyncEngine: Sendable {
                 state.encodedValues = encoded
                 state.status.validators = received
                 state.status.keyCount = values.count
+                state.status.evaluations = evaluations
                 if !changes.isEmpty { state.status.lastChange = ServerValuesChange(at: now, previousValues: changes) }
                 state.status.state = .fresh(at: now)
                 state.status.lastSync = now
