@@ -151,6 +151,41 @@ public final class OFREPServerValuesSource: ServerValuesSource {
         return OFREPServerValuesSource(baseURL: base, context: context, catalog: catalog, timeout: timeout)
     }
 
+    /// `url` with the context the tools' `--targeting-key ID` and `--context KEY=VALUE` options give, as its query
+    /// (after any the URL holds), or why they cannot be used: `url` is not `ofrep://` or `ofreps://`, an item is not
+    /// `KEY=VALUE`, `targetingKey` is given as an attribute. The message names the option.
+    package static func url(
+        _ url: URL, targetingKey: String?, context: [String]
+    ) throws(ServerSyncError) -> URL {
+        guard targetingKey != nil || !context.isEmpty else { return url }
+        func refuse(_ reason: String) -> ServerSyncError { ServerSyncError(kind: .notConfigured, reason: reason) }
+        guard let scheme = url.scheme?.lowercased(), scheme == "ofrep" || scheme == "ofreps",
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else {
+            throw refuse(
+                "--context and --targeting-key need an OFREP server: --server-url ofrep://HOST:PORT (or ofreps:// "
+                    + "for TLS), not \(url.absoluteString)")
+        }
+        var items = components.queryItems ?? []
+        if let targetingKey {
+            guard !targetingKey.isEmpty else { throw refuse("--targeting-key needs a non-empty ID") }
+            items.append(URLQueryItem(name: "targetingKey", value: targetingKey))
+        }
+        for item in context {
+            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+                throw refuse("--context needs KEY=VALUE (for example --context country=JP), got \"\(item)\"")
+            }
+            let name = String(item[..<equals])
+            guard name != "targetingKey" else {
+                throw refuse("--context targetingKey=...: give the targeting key with --targeting-key ID")
+            }
+            items.append(URLQueryItem(name: name, value: String(item[item.index(after: equals)...])))
+        }
+        components.queryItems = items
+        guard let result = components.url else { throw refuse("\(url.absoluteString) cannot take that context") }
+        return result
+    }
+
     /// Evaluates every flag once, conditionally on `validators`.
     public func fetch(ifChangedSince validators: ServerValuesValidators) async throws(ServerSyncError)
         -> ServerValuesFetch
