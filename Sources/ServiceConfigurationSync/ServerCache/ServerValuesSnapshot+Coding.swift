@@ -28,8 +28,26 @@ extension ServerValuesSnapshot {
         return buffer
     }
 
-    /// The whole file; `encodedValues` are this snapshot's values as ``encodeValues(_:)`` writes them.
-    package func encoded(values encodedValues: [UInt8]) -> [UInt8] {
+    /// The evaluations (see ``ServerSyncStatus/evaluations``) as one JSON object, keys sorted, encoded once per set
+    /// of values and reused by every save until they change; empty when there are none.
+    package static func encodeEvaluations(_ evaluations: [String: ServerValueEvaluation]) -> [UInt8] {
+        guard !evaluations.isEmpty else { return [] }
+        let entries = evaluations.keys.sorted(by: KeyNameOrder.precedes).map { key in
+            let evaluation = evaluations[key]!
+            let fields: [(key: String, value: JSONValue)] = [
+                ("variant", evaluation.variant), ("reason", evaluation.reason), ("errorCode", evaluation.errorCode),
+                ("errorDetails", evaluation.errorDetails),
+            ].compactMap { field in field.1.map { (key: field.0, value: JSONValue.string($0)) } }
+            return (key: key, value: JSONValue.object(fields))
+        }
+        var buffer: [UInt8] = []
+        JSONWriter.append(.object(entries), to: &buffer)
+        return buffer
+    }
+
+    /// The whole file; `encodedValues` are this snapshot's values as ``encodeValues(_:)`` writes them, and
+    /// `encodedEvaluations` its evaluations as ``encodeEvaluations(_:)`` does (`nil`: encoded here).
+    package func encoded(values encodedValues: [UInt8], evaluations encodedEvaluations: [UInt8]? = nil) -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [
             ("format", .string(Self.formatName)),
             ("version", .number(String(Self.version))),
@@ -57,17 +75,6 @@ extension ServerValuesSnapshot {
                     .object([("at", .string(Timestamp.format(change.at))), ("previousValues", .object(previous))])
                 ))
         }
-        if !status.evaluations.isEmpty {
-            let entries = status.evaluations.keys.sorted(by: KeyNameOrder.precedes).map { key in
-                let evaluation = status.evaluations[key]!
-                let fields: [(key: String, value: JSONValue)] = [
-                    ("variant", evaluation.variant), ("reason", evaluation.reason), ("errorCode", evaluation.errorCode),
-                    ("errorDetails", evaluation.errorDetails),
-                ].compactMap { field in field.1.map { (key: field.0, value: JSONValue.string($0)) } }
-                return (key: key, value: JSONValue.object(fields))
-            }
-            members.append(("evaluations", .object(entries)))
-        }
         if let writer {
             var fields: [(key: String, value: JSONValue)] = [("pid", .number(String(writer.processIdentifier)))]
             if let start = writer.processStart { fields.append(("processStart", .string(start))) }
@@ -80,6 +87,12 @@ extension ServerValuesSnapshot {
             JSONWriter.appendString(member.key, to: &buffer)
             buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
             JSONWriter.append(member.value, to: &buffer)
+            buffer.append(contentsOf: [UInt8(ascii: ","), 0x0A])
+        }
+        let evaluations = encodedEvaluations ?? Self.encodeEvaluations(status.evaluations)
+        if !evaluations.isEmpty {
+            buffer.append(contentsOf: Array("  \"evaluations\": ".utf8))
+            buffer.append(contentsOf: evaluations)
             buffer.append(contentsOf: [UInt8(ascii: ","), 0x0A])
         }
         if encodedValues.isEmpty {

@@ -291,7 +291,8 @@ public final class OFREPServerValuesSource: ServerValuesSource {
     }
 
     /// The values and evaluations of a bulk evaluation's body, or why it is refused whole.
-    func decode(_ body: [UInt8]) throws(ServerSyncError) -> ([String: String], [String: ServerValueEvaluation]) {
+    package func decode(_ body: [UInt8]) throws(ServerSyncError) -> ([String: String], [String: ServerValueEvaluation])
+    {
         func refuse(_ reason: String) -> ServerSyncError {
             ServerSyncError(kind: .invalidResponse, reason: "not an OFREP bulk evaluation: " + reason)
         }

@@ -14,6 +14,8 @@ final class ServerSyncEngine: Sendable {
         var hasValues = false
         /// ``values`` as the snapshot writes them, until they change.
         var encodedValues: [UInt8]?
+        /// The status's evaluations as the snapshot writes them, until they change.
+        var encodedEvaluations: [UInt8]?
         /// The state name and reason last written after a failure, so a repeated failure is not written again.
         var writtenFailure: String?
         var observers: [UInt64: @Sendable (ServerSyncStatus) -> Void] = [:]
@@ -107,10 +109,12 @@ final class ServerSyncEngine: Sendable {
             let changes = ServerValuesChange.difference(from: state.withLock { $0.values }, to: values)
             service?.updateServerValues(values)
             let encoded = ServerValuesSnapshot.encodeValues(values)
+            let encodedEvaluations = ServerValuesSnapshot.encodeEvaluations(evaluations)
             state.withLock { state in
                 state.values = values
                 state.hasValues = true
                 state.encodedValues = encoded
+                state.encodedEvaluations = encodedEvaluations
                 state.status.validators = received
                 state.status.keyCount = values.count
                 state.status.evaluations = evaluations
@@ -170,10 +174,13 @@ final class ServerSyncEngine: Sendable {
             if !always, failure == state.writtenFailure { return nil }
             state.writtenFailure = failure
             if state.encodedValues == nil { state.encodedValues = ServerValuesSnapshot.encodeValues(state.values) }
+            if state.encodedEvaluations == nil {
+                state.encodedEvaluations = ServerValuesSnapshot.encodeEvaluations(state.status.evaluations)
+            }
             var persisted = state.status
             persisted.lastAttempt = nil
             return ServerValuesSnapshot(status: persisted, values: state.values, writer: writer).encoded(
-                values: state.encodedValues!)
+                values: state.encodedValues!, evaluations: state.encodedEvaluations)
         }
         guard let bytes else { return }
         let problem = await withCheckedContinuation { continuation in
