@@ -352,7 +352,7 @@ struct OFREPSourceFaultTests {
         )
     }
 
-    @Test("503 with an HTTP-date Retry-After; 400 names the OFREP error code and details")
+    @Test("Retry-After as an HTTP date, Retry-Later as an ISO 8601 time (the OFREP OpenAPI file's); 400 names the code")
     func otherStatuses() async throws {
         let fixture = try Fixture()
         try fixture.mode("400")
@@ -363,6 +363,15 @@ struct OFREPSourceFaultTests {
             #expect(error.reason == "HTTP 400 (bad request): INVALID_CONTEXT: country must be a string")
             #expect(error.retryAfter == nil)
         }
+        let inAMinute = ISO8601DateFormatter().string(from: Date().addingTimeInterval(60))
+        try fixture.mode("later:" + inAMinute)
+        do {
+            _ = try await fixture.source().fetch(ifChangedSince: .init())
+            Issue.record("a 429 was accepted")
+        } catch {
+            #expect(error.statusCode == 429)
+            #expect(error.retryAfter.map { $0 > .seconds(50) && $0 <= .seconds(60) } == true, "\(error)")
+        }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -371,6 +380,8 @@ struct OFREPSourceFaultTests {
         let later = formatter.string(from: now.addingTimeInterval(90))
         #expect(OFREPServerValuesSource.retryAfter(later, now: now) == .seconds(90))
         #expect(OFREPServerValuesSource.retryAfter("soon", now: now) == nil)
+        // The OFREP OpenAPI file's form (an ISO 8601 time, in its `Retry-Later` header).
+        #expect(OFREPServerValuesSource.retryAfter("2027-01-15T08:01:40Z", now: now) == .seconds(100))
     }
 
     @Test(

@@ -267,7 +267,11 @@ public final class OFREPServerValuesSource: ServerValuesSource {
             if !said.isEmpty { reason += ": " + said.joined(separator: ": ") }
         }
         var retryAfter: Duration?
-        if head.status == 429 || head.status == 503, let header = head.header("Retry-After") {
+        // The OFREP OpenAPI file names the 429 header `Retry-Later` with an ISO 8601 time; servers and the
+        // OpenFeature SDKs use HTTP's `Retry-After`. Both are read.
+        if head.status == 429 || head.status == 503,
+            let header = head.header("Retry-After") ?? head.header("Retry-Later")
+        {
             retryAfter = Self.retryAfter(header, now: Date())
             if let retryAfter {
                 reason += "; the server asks to wait \(retryAfter.components.seconds) s (Retry-After)"
@@ -276,7 +280,8 @@ public final class OFREPServerValuesSource: ServerValuesSource {
         return ServerSyncError(kind: .httpStatus, reason: reason, statusCode: head.status, retryAfter: retryAfter)
     }
 
-    /// A `Retry-After` value: a number of seconds, or an HTTP date (the time until then); `nil` when it is neither.
+    /// A `Retry-After` value: a number of seconds, or an HTTP date or ISO 8601 time (the time until then); `nil`
+    /// when it is none of these.
     package static func retryAfter(_ text: String, now: Date) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Int64(trimmed), seconds >= 0 {
@@ -286,7 +291,9 @@ public final class OFREPServerValuesSource: ServerValuesSource {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = formatter.date(from: trimmed) ?? ISO8601DateFormatter().date(from: trimmed) else {
+            return nil
+        }
         return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
     }
 

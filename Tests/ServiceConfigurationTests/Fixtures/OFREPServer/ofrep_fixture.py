@@ -11,6 +11,7 @@ the bytes), or 304 when If-None-Match matches. Every request is appended to FOLD
 {"path", "ifNoneMatch", "body"}. FOLDER/mode (one word; empty or missing: normal) switches the answer:
   429:N      429 with Retry-After: N and {"errorDetails": "slow down"}
   503:N      503 with Retry-After: N
+  later:T    429 with Retry-Later: T (the header and ISO 8601 form the OFREP OpenAPI file names)
   400        400 with {"errorCode": "INVALID_CONTEXT", "errorDetails": "country must be a string"}
 """
 
@@ -60,6 +61,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             status, wait = mode.split(":")
             return self.answer(int(status), b'{"errorDetails": "slow down"}',
                                [("Content-Type", "application/json"), ("Retry-After", wait)])
+        if mode.startswith("later:"):
+            return self.answer(429, b"", [("Retry-Later", mode[len("later:"):])])
         if mode == "400":
             return self.answer(400, b'{"errorCode": "INVALID_CONTEXT", "errorDetails": "country must be a string"}',
                                [("Content-Type", "application/json")])
