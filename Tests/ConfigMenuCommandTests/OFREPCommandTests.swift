@@ -66,6 +66,26 @@ struct OFREPCommandTests {
         #expect(server.evaluationStatuses() == [200, 200, 304])
     }
 
+    @Test("sync --manifest: a boolean becomes the program's own Bool string (true/false), not Y/N")
+    func manifestBoolEncoding() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.server()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let manifest = folder.appendingPathComponent("app.manifest.json")
+        let text = #"""
+            {"format": "service-configuration-manifest", "version": 1, "scopes": [{"name": "Album", "keys": [
+              {"name": "function.album.like.enabled", "control": {"kind": "toggle", "on": "true", "off": "false"},
+               "default": "false"}]}]}
+            """#
+        try Data(text.utf8).write(to: manifest)
+        let arguments = ["sync", "--server-url", server.url().absoluteString, "--context", "country=JP"]
+        let synced = try configMenu(arguments + ["--manifest", manifest.path, "--store", store("manifest")])
+        #expect(synced.status == 0, "\(synced.error)")
+        #expect(synced.output.contains("  \(Self.like): (none) -> \"true\"\n"), "\(synced.output)")
+        let plain = try configMenu(arguments + ["--store", store("plain")])
+        #expect(plain.output.contains("  \(Self.like): (none) -> \"Y\"\n"), "without a manifest: Y/N")
+    }
+
     @Test("--context and --targeting-key refused with the reason: no KEY=VALUE, no OFREP URL, no --server-url")
     func refusals() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

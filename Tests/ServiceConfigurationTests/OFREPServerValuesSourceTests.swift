@@ -318,6 +318,15 @@ struct OFREPSourceFaultTests {
         let fetched = try await source.fetch(ifChangedSince: .init())
         #expect(fetched.values == ["a": "x"], "\(fetched)")
         #expect(fixture.sentBodies() == [#"{"context":{"targetingKey":"u1","country":"JP","os":"18.2"}}"#])
+        // The targeting key given as an attribute is refused before anything is sent.
+        let misnamed = fixture.source(OFREPEvaluationContext(attributes: ["targetingKey": "u1"]))
+        await #expect {
+            _ = try await misnamed.fetch(ifChangedSince: .init())
+        } throws: { error in
+            (error as? ServerSyncError)?.reason
+                == #"the context names "targetingKey" as an attribute; give it as the targeting key"#
+        }
+        #expect(fixture.sentBodies().count == 1)
     }
 
     @Test("429 with Retry-After: an httpStatus failure that carries the wait, and the sync waits at least that long")
