@@ -27,7 +27,8 @@ public struct ServerSyncStatus: Sendable, Hashable {
     public var lastChange: ServerValuesChange?
     /// How many keys the server values hold.
     public var keyCount: Int
-    /// A local problem with the persisted snapshot (it could not be read or saved), if any. Syncing goes on.
+    /// A local problem with the persisted snapshot (it could not be read or saved, or its `writer` could not be read
+    /// while its values were), if any. Syncing goes on.
     public var snapshotProblem: String?
 
     /// Creates a status.
