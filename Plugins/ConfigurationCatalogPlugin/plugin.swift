@@ -35,7 +35,8 @@ struct ConfigurationCatalogPlugin: BuildToolPlugin {
             add(module, relation: packageTargets.contains(module.id) ? "samePackage" : "otherPackage")
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "LinkedConfigurationScopes.swift")
-        arguments = ["--output", output.path, "--target", target.moduleName]
+        arguments =
+            ["--output", output.path, "--target", target.moduleName]
             + (linksCore ? ["--core", "ServiceConfigurationCore"] : []) + arguments
         return [
             .buildCommand(

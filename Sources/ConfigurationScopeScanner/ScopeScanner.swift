@@ -172,7 +172,9 @@
 
         func conformsToScope(_ clause: InheritanceClauseSyntax?) -> Bool {
             guard let clause else { return false }
-            return clause.inheritedTypes.contains { names(in: $0.type).contains(where: Self.scopeProtocolNames.contains) }
+            return clause.inheritedTypes.contains {
+                names(in: $0.type).contains(where: Self.scopeProtocolNames.contains)
+            }
         }
 
         /// The type names a conformance lists: a composition's parts, an attributed type's base.

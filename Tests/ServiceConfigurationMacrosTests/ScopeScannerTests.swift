@@ -30,7 +30,10 @@
                     @ServiceConfigurationMacros.ConfigurationScope struct Internal {}
                 }
                 """)
-            #expect(names(found) == ["ConfigurationScopes.Checkout", "ConfigurationScopes.Express", "ConfigurationScopes.Internal"])
+            #expect(
+                names(found) == [
+                    "ConfigurationScopes.Checkout", "ConfigurationScopes.Express", "ConfigurationScopes.Internal",
+                ])
             #expect(found.scopes.map(\.form) == [.conformance, .macro, .macro])
             #expect(found.scopes.map(\.access) == [.public, .public, .internal])
             #expect(found.scopes.map(\.line) == [5, 9, 14])
@@ -255,11 +258,20 @@
                         ])
                 ])
             #expect(generated.listed.map(\.qualifiedName) == ["Always", "LinuxScope"])
-            #expect(generated.source.contains("static let declarations: [ConfigurationScopeDeclaration] = unconditional + conditional0"))
-            #expect(generated.source.contains("        #if (os(Linux))\n            [\n                ConfigurationScopeDeclaration(LinuxScope.self"))
+            #expect(
+                generated.source.contains(
+                    "static let declarations: [ConfigurationScopeDeclaration] = unconditional + conditional0"))
+            #expect(
+                generated.source.contains(
+                    "        #if (os(Linux))\n            [\n                ConfigurationScopeDeclaration(LinuxScope.self"
+                ))
             #expect(generated.warnings.count == 1)
-            #expect(generated.warnings.first?.hasPrefix("/src/App/Scopes.swift:5: warning: configuration scope Secret") == true)
-            #expect(generated.warnings.first?.contains("it is fileprivate, and App can only name it if it is at least internal") == true)
+            #expect(
+                generated.warnings.first?.hasPrefix("/src/App/Scopes.swift:5: warning: configuration scope Secret")
+                    == true)
+            #expect(
+                generated.warnings.first?.contains(
+                    "it is fileprivate, and App can only name it if it is at least internal") == true)
         }
 
         @Test func withoutTheCoreNothingIsListed() {
