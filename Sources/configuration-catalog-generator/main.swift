@@ -4,7 +4,8 @@
 //   configuration-catalog-generator --output FILE --target MODULE [--core MODULE]
 //       --module NAME target|samePackage|otherPackage FILE... [--module ...]
 //
-// Prints `path:line: warning: ...` for each scope it must leave out; exits 1 on bad arguments or unreadable files.
+// Prints `path:line: warning: ...` for each scope it must leave out (and, with CONFIGURATION_CATALOG_GENERATOR_VERBOSE
+// set, how many files it parsed); exits 1 on bad arguments or unreadable files.
 // The output is written only when it changes, so an unchanged list does not make the target compile again.
 import ConfigurationScopeScanner
 import Foundation
@@ -57,17 +58,24 @@ func fail(_ message: String) -> Never {
 
     let arguments = parseArguments(Array(CommandLine.arguments.dropFirst()))
     var scans: [ModuleScan] = []
+    var parsedFiles = 0
+    var totalFiles = 0
     for module in arguments.modules {
-        var files: [FileScan] = []
+        var sources: [(path: String, source: String)] = []
         for path in module.files.sorted() {
             guard let source = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
-            // Every file is parsed, not only those that name ConfigurationScope: a scope nested in an extension
-            // of a type declared in another file takes that type's access.
-            files.append(ScopeScanner.scan(source: source, file: path, module: module.name))
+            sources.append((path, source))
         }
+        // Only the files that can matter are parsed (see ScopeScanner.scanModule).
+        let files = ScopeScanner.scanModule(files: sources, module: module.name)
+        parsedFiles += files.count
+        totalFiles += sources.count
         scans.append(ModuleScan(name: module.name, relation: module.relation, files: files))
     }
     let generated = CatalogGenerator.generate(target: arguments.target, modules: scans, coreModule: arguments.core)
+    if ProcessInfo.processInfo.environment["CONFIGURATION_CATALOG_GENERATOR_VERBOSE"] != nil {
+        FileHandle.standardError.write(Data("parsed \(parsedFiles) of \(totalFiles) files\n".utf8))
+    }
     for warning in generated.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
     let data = Data(generated.source.utf8)
     let url = URL(fileURLWithPath: arguments.output)

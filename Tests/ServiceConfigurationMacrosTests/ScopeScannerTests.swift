@@ -172,9 +172,9 @@
         func module(_ name: String, _ relation: ModuleRelation, _ sources: [String: String]) -> ModuleScan {
             ModuleScan(
                 name: name, relation: relation,
-                files: sources.sorted { $0.key < $1.key }.map {
-                    ScopeScanner.scan(source: $0.value, file: "/src/\(name)/\($0.key)", module: name)
-                })
+                files: ScopeScanner.scanModule(
+                    files: sources.sorted { $0.key < $1.key }.map { ("/src/\(name)/\($0.key)", $0.value) },
+                    module: name))
         }
 
         @Test func theGeneratorListsWhatTheTargetCanNameAndWarnsAboutTheRest() {
@@ -272,6 +272,25 @@
             #expect(
                 generated.warnings.first?.contains(
                     "it is fileprivate, and App can only name it if it is at least internal") == true)
+        }
+
+        @Test func aModuleScanParsesOnlyTheFilesThatCanMatter() {
+            let files = [
+                ("/src/A.swift", "extension Outer.Middle {\n    public struct Scope: ConfigurationScope {}\n}\n"),
+                ("/src/B.swift", "extension Outer {\n    enum Middle {}\n}\n"),
+                ("/src/C.swift", "public enum Outer {}\n"),
+                ("/src/D.swift", "struct Unrelated {}\n"),
+            ]
+            let scans = ScopeScanner.scanModule(files: files, module: "M")
+            // A names the protocol; B declares Middle, which A extends; C declares Outer, which B extends; not D.
+            #expect(
+                scans.map { $0.types.map(\.qualifiedName) } == [["Outer.Middle.Scope"], ["Outer.Middle"], ["Outer"]])
+            let generated = CatalogGenerator.generate(
+                target: "App", modules: [ModuleScan(name: "M", relation: .otherPackage, files: scans)])
+            // Middle is internal (an extension member without a modifier), so the public scope in it is too.
+            #expect(generated.listed.isEmpty)
+            #expect(generated.warnings.first?.contains("Outer.Middle.Scope (module M)") == true)
+            #expect(generated.warnings.first?.contains("it is internal") == true)
         }
 
         @Test func withoutTheCoreNothingIsListed() {
