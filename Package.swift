@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
         .library(name: "ServiceConfigurationSyncTesting", targets: ["ServiceConfigurationSyncTesting"]),
         .library(name: "ServiceConfigurationMacros", targets: ["ServiceConfigurationMacros"]),
+        .plugin(name: "ConfigurationCatalogPlugin", targets: ["ConfigurationCatalogPlugin"]),
         .library(name: "DemoConfiguration", targets: ["DemoConfiguration"]),
         .library(name: "ConfigurationDebugMenu", targets: ["ConfigurationDebugMenu"]),
         .executable(name: "config-menu", targets: ["config-menu"]),
@@ -146,6 +147,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Registration that cannot be forgotten (issue 23): a build-tool plugin an app target applies; its generator
+        // parses the sources of the target and of the modules it links with swift-syntax and lists every
+        // configuration scope in one generated file. The parsing is a target of its own so it can be tested.
+        // Without the Macros trait the generator compiles without swift-syntax and, if run, says to enable it.
+        .target(
+            name: "ConfigurationScopeScanner",
+            dependencies: [swiftSyntax("SwiftSyntax"), swiftSyntax("SwiftParser")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "configuration-catalog-generator",
+            dependencies: ["ConfigurationScopeScanner"],
+            swiftSettings: swiftSettings
+        ),
+        .plugin(
+            name: "ConfigurationCatalogPlugin",
+            capability: .buildTool(),
+            dependencies: ["configuration-catalog-generator"]
+        ),
         .executableTarget(
             name: "config-menu",
             dependencies: library + ["ConfigurationDebugMenu", "DemoConfiguration"],
@@ -212,7 +232,7 @@ let package = Package(
         .testTarget(
             name: "ServiceConfigurationMacrosTests",
             dependencies: library + [
-                "ServiceConfigurationMacros", "ServiceConfigurationTesting",
+                "ServiceConfigurationMacros", "ServiceConfigurationTesting", "ConfigurationScopeScanner",
                 .target(name: "ServiceConfigurationMacrosPlugin", condition: .when(traits: ["Macros"])),
                 swiftSyntax("SwiftSyntaxMacrosGenericTestSupport"),
                 swiftSyntax("SwiftSyntaxMacroExpansion"),

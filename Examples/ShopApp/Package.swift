@@ -46,7 +46,10 @@ let package = Package(
                 "Checkout", "Profile",
                 .product(name: "ServiceConfiguration", package: "ServiceConfiguration"),
             ],
-            swiftSettings: [.define("QA", .when(traits: ["QA"]))]
+            swiftSettings: [.define("QA", .when(traits: ["QA"]))],
+            // Generates `LinkedConfigurationScopes`: every scope of the modules ShopAppCore links, so the catalog
+            // needs no list (README: "Let the build find the scopes").
+            plugins: [.plugin(name: "ConfigurationCatalogPlugin", package: "ServiceConfiguration")]
         ),
         .executableTarget(
             name: "shop-app",

@@ -137,6 +137,90 @@ struct JournalHardeningTests {
         #expect(record.summary == "set \(count) (values too large to record)")
         #expect(!record.summary.contains("none"))
     }
+
+    /// Why `line` is refused; `nil` when it is read.
+    func refusal(_ line: String) -> String? {
+        do {
+            _ = try Array(line.utf8).withUnsafeBufferPointer { try OverrideJournalRecord(line: $0) }
+            return nil
+        } catch OverrideJournalRecord.LineError.malformed(let reason) {
+            return reason
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The journal's one line after setting `a` to 1, and a way to append lines to the journal.
+    func oneRecord(_ folder: TemporaryFolder) throws -> (
+        store: FileOverrideStore, line: String, append: (String) throws -> Void
+    ) {
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.set("1", forKey: "a")
+        let journalURL = URL(fileURLWithPath: folder.storeURL().path + ".journal")
+        let lines = try String(contentsOf: journalURL, encoding: .utf8).split(separator: "\n").map(String.init)
+        try #require(lines.count == 1 && refusal(lines[0]) == nil)
+        return (
+            store, lines[0],
+            { line in
+                let handle = try FileHandle(forWritingTo: journalURL)
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data((line + "\n").utf8))
+                try handle.close()
+            }
+        )
+    }
+
+    @Test("a journal line naming a field twice is refused with the field's name and counted, never read with either")
+    func duplicateRecordField() throws {
+        let folder = TemporaryFolder()
+        let (store, line, append) = try oneRecord(folder)
+        #expect(line.hasPrefix(#"{"v": 1, "id": "#))
+        func twice(_ member: String) -> String { "{" + member + ", " + line.dropFirst() }
+        #expect(refusal(twice(#""id": "forged""#)) == #"duplicate field "id""#)
+        #expect(refusal(twice(#""v": 1"#)) == #"duplicate field "v""#)
+        #expect(refusal(twice(#""action": "undo""#)) == #"duplicate field "action""#)
+        #expect(refusal(twice(#""changes": []"#)) == #"duplicate field "changes""#)
+        #expect(refusal(twice(#""origin": {"kind": "cli", "name": "x", "pid": null}"#)) == #"duplicate field "origin""#)
+        #expect(refusal(twice(#""later": 1, "later": 2"#)) == #"duplicate field "later""#, "unknown fields too")
+        #expect(refusal(twice(#""later": 1"#)) == nil, "an unknown field once is read past")
+        // Inside a change as inside an entry.
+        let change = line.replacingOccurrences(of: #"[{"key": "a""#, with: #"[{"key": "b", "key": "a""#)
+        #expect(change != line)
+        #expect(refusal(change) == #"duplicate field "key" in a change"#)
+
+        // In the journal: counted as unreadable, not applied; the lines around it are read.
+        try append(twice(#""id": "forged""#))
+        try store.set("2", forKey: "b")
+        let history = store.history()
+        #expect(history.unreadableLines == 1)
+        #expect(history.records.map(\.keys) == [["a"], ["b"]])
+        #expect(!history.records.contains { $0.id == "forged" })
+    }
+
+    @Test("a journal line whose origin pid is no process identifier is refused, never read as no pid")
+    func nonsensePid() throws {
+        let folder = TemporaryFolder()
+        let (store, line, append) = try oneRecord(folder)
+        let pid = #/"pid":(null|-?[0-9]+)/#
+        #expect(line.contains(pid))
+        func with(_ value: String) -> String { line.replacing(pid, with: #""pid":"# + value, maxReplacements: 1) }
+        for nonsense in [
+            "2147483648", "99999999999999999999", "-2147483649", "4411.0", "4e3", #""4411""#, "true", "{}",
+        ] {
+            let reason = refusal(with(nonsense))
+            #expect(
+                reason?.hasPrefix(#""origin"."pid" must be a process identifier"#) == true,
+                "\(nonsense): \(reason ?? "read")")
+        }
+        #expect(refusal(with("2147483648"))?.hasSuffix("found 2147483648") == true)
+        // What this build writes is read: any Int32, or null.
+        for written in ["null", "2147483647", "1", "0", "-1"] {
+            #expect(refusal(with(written)) == nil, "\(written)")
+        }
+        try append(with("2147483648"))
+        #expect(store.history().unreadableLines == 1)
+        #expect(store.history().records.count == 1)
+    }
 }
 
 extension FileOverrideStore {

@@ -197,6 +197,57 @@ struct ServerSnapshotTests {
         }
     }
 
+    @Test("a writer that cannot be read (a pid too big for one): values kept, no writer, and the problem is said")
+    func unreadableWriter() throws {
+        var status = ServerSyncStatus(source: "https://config.example.com/values.json")
+        status.lastSync = Date(timeIntervalSince1970: 1_800_000_000)
+        status.state = .fresh(at: status.lastSync!)
+        let values = [F.flag: "Y"]
+        let good = ServerValuesSnapshot(
+            status: status, values: values,
+            writer: ServerSnapshotWriter(programName: "config-demo", processIdentifier: 4242, processStart: nil))
+        let text = String(decoding: good.encoded(values: ServerValuesSnapshot.encodeValues(values)), as: UTF8.self)
+        let read = try ServerValuesSnapshot(parsing: Array(text.utf8))
+        #expect(read.writer == good.writer && read.status.snapshotProblem == nil)
+        #expect(text.contains(#""pid":4242"#))
+
+        func parsed(_ writer: String) throws -> ServerValuesSnapshot {
+            let replaced = text.replacing(#/"writer": \{[^}]*\}/#, with: #""writer": "# + writer)
+            #expect(replaced != text)
+            return try ServerValuesSnapshot(parsing: Array(replaced.utf8))
+        }
+        let cases: [(writer: String, problem: String)] = [
+            (#"{"pid": 2147483648, "program": "x"}"#, #""writer"."pid" must be a process identifier"#),
+            (#"{"pid": 99999999999999999999, "program": "x"}"#, #""writer"."pid" must be a process identifier"#),
+            (#"{"pid": -4, "program": "x"}"#, #""writer"."pid" must be a process identifier"#),
+            (#"{"pid": "12", "program": "x"}"#, #""writer"."pid" must be a process identifier"#),
+            (#"{"pid": 7}"#, #""writer" has no "program""#),
+            (#"{"program": "x"}"#, #""writer" has no "pid""#),
+            (#""config-demo""#, #""writer" must be an object, found a string"#),
+        ]
+        for (writer, problem) in cases {
+            let snapshot = try parsed(writer)
+            #expect(snapshot.writer == nil, "\(writer)")
+            #expect(snapshot.values == values, "the values are read as before: \(writer)")
+            #expect(
+                snapshot.status.snapshotProblem?.hasPrefix(problem) == true,
+                "\(writer): \(snapshot.status.snapshotProblem ?? "none")")
+        }
+        #expect(
+            try parsed(#"{"pid": 2147483648, "program": "x"}"#).status.snapshotProblem?.contains("found 2147483648")
+                == true)
+        #expect(try parsed("null").status.snapshotProblem == nil, "null: a writer not said")
+        #expect(try parsed(#"{"pid": 2147483647, "program": "x"}"#).writer?.processIdentifier == Int32.max)
+
+        // A program following the snapshot shows the problem with the snapshot's status.
+        let folder = TemporaryFolder()
+        let url = F.snapshotURL(in: folder)
+        try Data(text.replacingOccurrences(of: #""pid":4242"#, with: #""pid": 2147483648"#).utf8).write(to: url)
+        let follower = ServerSnapshotFollower(snapshotURL: url, service: nil)
+        #expect(follower.writer == nil && follower.values == values)
+        #expect(follower.status.snapshotProblem?.contains(#""writer"."pid""#) == true)
+    }
+
     @Test("following a running program's snapshot: its values and status arrive live; sync fetches from its source")
     func follower() async throws {
         let server = try FixtureHTTPServer(values: [F.flag: "Y"])

@@ -135,11 +135,15 @@ extension OverrideJournalRecord {
         var changes: [Change]?
         var omittedKeys = 0
         var entriesOmitted = false
+        // Every name once, known or not, as in an entry and in `origin`: a line naming a field twice is refused
+        // rather than read with one of the two (JSON leaves which one to the reader).
+        var seen: Set<String> = []
         if !cursor.consume(UInt8(ascii: "}")) {
             repeat {
                 cursor.skipWhitespace()
                 guard cursor.next == UInt8(ascii: "\"") else { throw cursor.memberNameError() }
                 let name = try cursor.parseString()
+                guard seen.insert(name).inserted else { throw LineError.malformed("duplicate field \"\(name)\"") }
                 try cursor.expect(UInt8(ascii: ":"), "expected ':'")
                 cursor.skipWhitespace()
                 switch name {
@@ -194,7 +198,20 @@ extension OverrideJournalRecord {
             switch (key, member) {
             case ("kind", .string(let text)): kind = OverrideChangeOrigin.Kind(rawValue: text)
             case ("name", .string(let text)): name = text
-            case ("pid", .number(let literal)): pid = Int32(literal)
+            case ("pid", .null): pid = nil
+            case ("pid", let value):
+                // Written from an `Int32`: anything else is not a pid this build wrote, and is refused rather than
+                // read as "no pid".
+                guard case .number(let literal) = value, let number = Int32(literal) else {
+                    let found =
+                        if case .number(let literal) = value { String(literal.prefix(40)) } else {
+                            value.typeDescription
+                        }
+                    throw LineError.malformed(
+                        "\"origin\".\"pid\" must be a process identifier (a whole number up to \(Int32.max)) or null, "
+                            + "found \(found)")
+                }
+                pid = number
             default: break
             }
         }
@@ -215,10 +232,14 @@ extension OverrideJournalRecord {
             var key: String?
             var old: OverrideEntry?
             var new: OverrideEntry?
+            var seen: Set<String> = []
             repeat {
                 cursor.skipWhitespace()
                 guard cursor.next == UInt8(ascii: "\"") else { throw cursor.memberNameError() }
                 let name = try cursor.parseString()
+                guard seen.insert(name).inserted else {
+                    throw LineError.malformed("duplicate field \"\(name)\" in a change")
+                }
                 try cursor.expect(UInt8(ascii: ":"), "expected ':'")
                 cursor.skipWhitespace()
                 switch name {

@@ -221,22 +221,41 @@ extension ServerValuesSnapshot {
             }
         }
         var writer: ServerSnapshotWriter?
-        // Tolerated as a whole: a writer that cannot be read is an unknown writer, never a reason to refuse values.
-        if case .object(let writerFields)? = fields["writer"] {
+        // Tolerated as a whole: a writer that cannot be read is an unknown writer, never a reason to refuse values;
+        // but not silently: what is wrong with it is the snapshot's problem (shown with its status), so a pid that
+        // is not a process identifier (too big for one, negative, text) is never read as "no writer" unsaid.
+        switch fields["writer"] {
+        case nil, .null?: break
+        case .object(let writerFields)?:
             var program: String?
-            var pid: Int32?
+            var pidValue: JSONValue?
             var start: String?
             for field in writerFields {
                 switch (field.key, field.value) {
                 case ("program", .string(let text)): program = text
-                case ("pid", .number(let text)): pid = Int32(text)
+                case ("pid", let value): pidValue = value
                 case ("processStart", .string(let text)): start = text
                 default: break
                 }
             }
-            if let program, let pid, pid > 0 {
+            let pid: Int32? = if case .number(let text)? = pidValue, let pid = Int32(text), pid > 0 { pid } else { nil }
+            if let program, let pid {
                 writer = ServerSnapshotWriter(programName: program, processIdentifier: pid, processStart: start)
+            } else if let pidValue, pid == nil {
+                let found =
+                    if case .number(let text) = pidValue { String(text.prefix(40)) } else { pidValue.typeDescription }
+                status.snapshotProblem =
+                    "\"writer\".\"pid\" must be a process identifier (a whole number from 1 to \(Int32.max)), found "
+                    + "\(found); the values are read, their writer is unknown"
+            } else {
+                let missing = [program == nil ? "\"program\" (a string)" : nil, pidValue == nil ? "\"pid\"" : nil]
+                status.snapshotProblem =
+                    "\"writer\" has no \(missing.compactMap { $0 }.joined(separator: " or "));"
+                    + " the values are read, their writer is unknown"
             }
+        case let other?:
+            status.snapshotProblem =
+                "\"writer\" must be an object, found \(other.typeDescription); the values are read, their writer is unknown"
         }
         var values: [String: String] = [:]
         switch fields["values"] {

@@ -30,7 +30,8 @@ public struct ServerSyncStatus: Sendable, Hashable {
     /// What a server that evaluates flags (OFREP) said about each key in the last set of values: variant, reason,
     /// or why its evaluation failed. Empty for sources of plain values.
     public var evaluations: [String: ServerValueEvaluation]
-    /// A local problem with the persisted snapshot (it could not be read or saved), if any. Syncing goes on.
+    /// A local problem with the persisted snapshot (it could not be read or saved, or its `writer` could not be read
+    /// while its values were), if any. Syncing goes on.
     public var snapshotProblem: String?
 
     /// Creates a status.

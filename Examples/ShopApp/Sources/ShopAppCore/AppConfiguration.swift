@@ -5,12 +5,12 @@ import ServiceConfiguration
 
 /// The app's configuration set-up: its catalog, its store, its service.
 public enum AppConfiguration {
-    /// Every scope the app links, listed by hand: a scope missing here is missing from the debug menu and the
-    /// manifest (the tests check the list against the modules).
-    public static let scopes: [any ConfigurationScope.Type] = [
-        ConfigurationScopes.Checkout.self,
-        ConfigurationScopes.Profile.self,
-    ]
+    /// Every scope the app links, found by `ConfigurationCatalogPlugin` in the modules ShopAppCore depends on: a
+    /// module that adds a scope adds it to the catalog, the debug menu and the manifest, with no list to edit.
+    public static let scopes: [any ConfigurationScope.Type] = LinkedConfigurationScopes.types
+
+    /// Where each scope was found, `ConfigurationScopes.Checkout (module Checkout)`, for the report and the tests.
+    public static var scopeDeclarations: [String] { LinkedConfigurationScopes.declarations.map { "\($0)" } }
 
     /// The catalog; building it checks for duplicate wire names, duplicate property names and broken declarations.
     public static func makeCatalog() throws(ConfigurationError) -> ConfigurationCatalog {

@@ -26,8 +26,12 @@ struct AppConfigurationTests {
         return folder.appendingPathComponent("overrides.json")
     }
 
-    @Test("the hand-written scope list covers both modules, every scope yields keys, the manifest round-trips")
+    @Test("the plugin finds both modules' scopes, every scope yields keys, the manifest round-trips")
     func catalog() throws {
+        #expect(
+            AppConfiguration.scopeDeclarations == [
+                "ConfigurationScopes.Checkout (module Checkout)", "ConfigurationScopes.Profile (module Profile)",
+            ])
         let catalog = try AppConfiguration.makeCatalog()
         #expect(catalog.scopes.map(\.name) == ["Checkout", "Profile"])
         #expect(catalog.scopes.allSatisfy { !$0.keys.isEmpty })
