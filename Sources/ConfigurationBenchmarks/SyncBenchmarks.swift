@@ -20,11 +20,11 @@ final class BenchmarkServer {
         .appendingPathComponent("../../Tests/ServiceConfigurationTests/Fixtures/SyncServer/sync_server.py")
         .standardizedFileURL
 
-    init(folder: URL) throws {
+    init(folder: URL, script: URL = BenchmarkServer.script) throws {
         self.folder = folder
         let system = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
         process.executableURL = URL(fileURLWithPath: system ? "/usr/bin/python3" : "/usr/bin/env")
-        process.arguments = (system ? [] : ["python3"]) + ["-I", "-S", Self.script.path, folder.path]
+        process.arguments = (system ? [] : ["python3"]) + ["-I", "-S", script.path, folder.path]
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -160,8 +160,8 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory"
 }
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store", "menu", "sync", "etcd", "reports", "codable"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store|menu|sync|etcd|reports|codable]")
+guard ["all", "reads", "store", "menu", "sync", "ofrep", "etcd", "reports", "codable"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store|menu|sync|ofrep|etcd|reports|codable]")
     exit(2)
 }
 if section == "all" || section == "reads" { try readBenchmarks() }
@@ -169,6 +169,7 @@ if section == "all" || section == "store" { try storeBenchmarks() }
 if section == "all" || section == "menu" { try menuBenchmarks() }
 if section == "all" || section == "reports" { try reportBenchmarks() }
 if section == "all" || section == "sync" { try syncBenchmarks() }
+if section == "all" || section == "ofrep" { try ofrepBenchmarks() }
 if section == "all" || section == "codable" { try codableBenchmarks() }
 if section == "etcd" { try etcdBenchmarks() }
 if section == "all" {

@@ -25,7 +25,9 @@ public import ServiceConfigurationTesting
 public enum ServerValuesSourceConformance {
     /// One check of the suite.
     public enum Check: String, Sendable, Hashable, CaseIterable {
-        /// A first fetch (no validators) brings exactly the values published, with validators to send next time.
+        /// A first fetch (no validators) brings exactly the values published (as `ServerValuesFetch/values(_:validators:)`
+        /// or, from an evaluating source, `ServerValuesFetch/evaluated(_:evaluations:validators:)`), with validators
+        /// to send next time.
         case firstFetch
         /// A fetch with the validators of the last one is `ServerValuesFetch/notModified(validators:)` when
         /// nothing changed.
@@ -131,11 +133,11 @@ struct SourceChecker {
     private func published(_ values: [String: String]) async throws -> ServerValuesValidators? {
         try await backend.publish(values)
         let fetched = try await source.fetch(ifChangedSince: ServerValuesValidators())
-        guard case .values(let got, let validators) = fetched, got == values else {
+        guard fetched.values == values else {
             run.fail("a first fetch after publishing \(values) brought \(fetched)")
             return nil
         }
-        return validators
+        return fetched.validators
     }
 
     private func firstFetch() async throws {
@@ -158,7 +160,8 @@ struct SourceChecker {
         let changed = ["conformance.flag": "N", "conformance.added": "new"]
         try await backend.publish(changed)
         let fetched = try await source.fetch(ifChangedSince: validators)
-        guard case .values(let values, let next) = fetched, values == changed else {
+        let next = fetched.validators
+        guard fetched.values == changed else {
             run.fail("after a change, a fetch with the old validators brought \(fetched), not the values \(changed)")
             return
         }
@@ -185,7 +188,7 @@ struct SourceChecker {
         let good = ["conformance.flag": "N"]
         try await backend.publish(good)
         let fetched = try await source.fetch(ifChangedSince: validators)
-        guard case .values(good, _) = fetched else {
+        guard fetched.values == good else {
             run.fail("after a refused response, valid values again were fetched as \(fetched)")
             return
         }
@@ -233,7 +236,7 @@ struct SourceChecker {
             run.fail("waitForChange(after:) threw \(error) after a change, instead of returning")
         }
         let fetched = try await source.fetch(ifChangedSince: validators)
-        guard case .values(["conformance.flag": "N"], _) = fetched else {
+        guard fetched.values == ["conformance.flag": "N"] else {
             run.fail("after waitForChange(after:) returned, a fetch brought \(fetched), not the change")
             return
         }

@@ -19,21 +19,41 @@ enum DemoServerSync {
         exit(2)
     }
 
-    /// The server URL given, if any (checked).
+    /// Every value given after `option` (an option that may be repeated), in order.
+    static func values(of option: String, in arguments: [String]) -> [String] {
+        var values: [String] = []
+        for (index, argument) in arguments.enumerated() where argument == option {
+            guard index + 1 < arguments.count else { usage("\(option) needs a value") }
+            values.append(arguments[index + 1])
+        }
+        return values
+    }
+
+    /// The server URL given, if any (checked), with the OFREP context of `--targeting-key` and `--context`.
     static func url(in arguments: [String]) -> URL? {
+        let targetingKey = value(of: "--targeting-key", in: arguments)
+        let context = values(of: "--context", in: arguments)
         guard let text = value(of: "--server-url", in: arguments) else {
             if value(of: "--sync-interval", in: arguments) != nil { usage("--sync-interval needs --server-url") }
+            if targetingKey != nil || !context.isEmpty {
+                usage("--context and --targeting-key need --server-url ofrep://HOST:PORT (an OFREP server)")
+            }
             return nil
         }
         guard let url = URL(string: text), url.scheme != nil else {
             usage("--server-url needs a URL such as http://127.0.0.1:8000/values.json, got \"\(text)\"")
         }
-        return url
+        do {
+            return try OFREPServerValuesSource.url(url, targetingKey: targetingKey, context: context)
+        } catch {
+            usage(error.reason)
+        }
     }
 
     /// Starts syncing `service` from `--server-url`, if given; `say` prints a line.
     static func start(
         arguments: [String], environment: [String: String], service: LiveConfigurationService,
+        catalog: ConfigurationCatalog?,
         say: @escaping @Sendable (String) -> Void
     ) -> (sync: ServerValuesSync, observation: ConfigurationObservation)? {
         guard let url = url(in: arguments) else { return nil }
@@ -46,7 +66,7 @@ enum DemoServerSync {
         }
         let source: any ServerValuesSource
         do {
-            source = try ServerValuesSources.source(for: url, environment: environment)
+            source = try ServerValuesSources.source(for: url, environment: environment, catalog: catalog)
         } catch {
             usage("--server-url: \(error.reason)")
         }

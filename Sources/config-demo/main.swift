@@ -37,7 +37,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
     say(
         """
         usage: config-demo [--store FILE|URL] [--etcd-ca-file FILE] [--poll]
-                           [--server-url URL [--sync-interval SECONDS]]
+                           [--server-url URL [--sync-interval SECONDS]
+                            [--targeting-key ID] [--context KEY=VALUE]...]
 
         Reads the demo's keys through ServiceConfiguration and prints a line whenever an effective value
         changes, and when its store or its server stops answering and when it works again. It shares its override store with config-menu (same default location, or --store FILE, or
@@ -63,7 +64,12 @@ if arguments.contains("-h") || arguments.contains("--help") {
                                     instead of using the demo's built-in ones; the last
                                     values are kept in server-snapshot.json beside the store, where
                                     config-menu shows them
+                                    or from an OpenFeature server: ofrep://HOST:PORT[/BASE] (OFREP
+                                    bulk evaluation over HTTP; ofreps:// over TLS)
           --sync-interval SECONDS   sync every SECONDS (default: at start only)
+          --targeting-key ID        with ofrep://: who the flags are evaluated for (targetingKey)
+          --context KEY=VALUE       with ofrep://: an attribute of the evaluation context
+                                    (country=JP, osVersion=18.2); repeatable
 
         exit codes: 0 stopped normally, 2 usage error, 4 the store cannot be used (a folder, another
                     user's file, ...), 141 standard output was closed
@@ -138,7 +144,7 @@ var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, descri
 say("config-demo: watching \(store.location) (Ctrl-C stops)")
 // Kept for the life of the program: the sync runs while it is referenced.
 let serverSync = DemoServerSync.start(
-    arguments: arguments, environment: etcdEnvironment, service: service, say: say)
+    arguments: arguments, environment: etcdEnvironment, service: service, catalog: catalog, say: say)
 let signalSources = DemoScreens.endReportOnSignals(service, say: say)
 let storeHealth = DemoStoreHealth.start(store, say: say)
 for line in DemoScreens.start(service) { say("  " + line) }

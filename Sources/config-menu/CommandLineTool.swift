@@ -34,6 +34,8 @@ struct Invocation {
     var command: String?
     var positional: [String] = []
     var options: [String: String] = [:]
+    /// Every value of an option that may be repeated (``repeatable``), in order; ``options`` holds the last.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
     /// Positional arguments (by position) and options (by name) whose bytes were not valid UTF-8 on the command line;
     /// Swift's `CommandLine.arguments` silently turned the bad bytes into U+FFFD.
@@ -48,12 +50,16 @@ struct Invocation {
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
         "--server-url", "--sync-interval", "--for", "--until-version", "--program-version", "--profiles", "--limit",
         "--etcd-ca-file", "--simulator", "--device", "--app-name",  // SimulatorStore.options
+        "--context", "--targeting-key",
     ]
+    /// Valued options that may be given more than once.
+    static let repeatable: Set<String> = ["--context"]
     /// Options every command accepts.
     static let global: Set<String> = [
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--help",
         "--server-url", "--sync-interval", "--program-version", "--etcd-ca-file",
         "--simulator", "--device", "--app-name",  // SimulatorStore.options
+        "--context", "--targeting-key",
     ]
 
     /// Parses `arguments`; `malformed` holds the indices of arguments that were not valid UTF-8.
@@ -80,6 +86,7 @@ struct Invocation {
                     }
                     guard let given else { throw ToolError.usage("\(name) needs a value") }
                     options[name] = given
+                    if Self.repeatable.contains(name) { repeated[name, default: []].append(given) }
                     if malformed.contains(givenIndex) { malformedOptions.insert(name) }
                 } else {
                     guard value == nil else { throw ToolError.usage("\(name) takes no value") }
@@ -208,7 +215,7 @@ enum CommandLineTool {
         try ConfigurationDebugMenu(
             catalog: context.catalog,
             service: context.service,
-            serverSync: try ServerOptions.menuSync(invocation, service: context.service),
+            serverSync: try ServerOptions.menuSync(invocation, service: context.service, catalog: context.catalog),
             options: .init(
                 mouse: !invocation.flags.contains("--no-mouse"), label: context.label,
                 scenariosFolder: invocation.options["--profiles"].map { URL(fileURLWithPath: $0, isDirectory: true) })

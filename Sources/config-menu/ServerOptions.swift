@@ -12,23 +12,48 @@ import ServiceConfigurationFileStore
 enum ServerOptions {
     /// The server URL given, checked: a scheme a source exists for and a host.
     static func serverURL(_ invocation: Invocation) throws -> URL? {
-        guard let text = invocation.options["--server-url"] else { return nil }
+        guard let text = invocation.options["--server-url"] else {
+            try checkContext(invocation)
+            return nil
+        }
         if invocation.options["--server-values"] != nil {
             throw ToolError.usage("--server-url and --server-values are alternatives: give one")
         }
-        guard let url = URL(string: text), url.scheme != nil else {
+        guard var url = URL(string: text), url.scheme != nil else {
             throw ToolError.usage("--server-url needs a URL such as http://127.0.0.1:8000/values.json, got \"\(text)\"")
         }
         do {
-            _ = try ServerValuesSources.source(for: url, environment: try ToolContext.etcdEnvironment(invocation))
+            url = try OFREPServerValuesSource.url(
+                url, targetingKey: invocation.options["--targeting-key"],
+                context: invocation.repeated["--context"] ?? [])
+        } catch {
+            throw ToolError.usage(error.reason)
+        }
+        do {
+            let source = try ServerValuesSources.source(
+                for: url, environment: try ToolContext.etcdEnvironment(invocation))
+            // An OFREP URL as its source writes it (the context in one order), so it matches the snapshot's source.
+            if let ofrep = source as? OFREPServerValuesSource, let canonical = URL(string: ofrep.location) {
+                return canonical
+            }
         } catch let error as ServerSyncError {
             throw ToolError.usage("--server-url: \(error.reason)")
         }
         return url
     }
 
+    /// Refuses `--context` and `--targeting-key` without `--server-url` (they say who an OFREP server evaluates for).
+    static func checkContext(_ invocation: Invocation) throws {
+        if invocation.options["--server-url"] == nil {
+            for option in ["--context", "--targeting-key"] where invocation.options[option] != nil {
+                throw ToolError.usage("\(option) needs --server-url ofrep://HOST:PORT (an OFREP server)")
+            }
+        }
+    }
+
     /// The sync interval given, checked; a usage error without `--server-url`.
     static func interval(_ invocation: Invocation) throws -> Duration? {
+        try checkContext(invocation)
         guard let text = invocation.options["--sync-interval"] else { return nil }
         guard invocation.options["--server-url"] != nil else {
             throw ToolError.usage("--sync-interval needs --server-url")
@@ -78,13 +103,15 @@ enum ServerOptions {
 
     /// What the menu shows in its server line: a sync of `--server-url` (started), or the program's snapshot
     /// (followed live); `nil` with `--server-values FILE`.
-    static func menuSync(_ invocation: Invocation, service: LiveConfigurationService) throws -> (
+    static func menuSync(
+        _ invocation: Invocation, service: LiveConfigurationService, catalog: ConfigurationCatalog? = nil
+    ) throws -> (
         any ServerSyncMonitor
     )? {
         if let url = try serverURL(invocation) {
             let sync = ServerValuesSync(
                 source: try ServerValuesSources.source(
-                    for: url, environment: try ToolContext.etcdEnvironment(invocation)),
+                    for: url, environment: try ToolContext.etcdEnvironment(invocation), catalog: catalog),
                 service: service,
                 snapshotURL: try snapshotURL(invocation),
                 interval: try interval(invocation), environment: .live, snapshotConfinement: invocation.confinement)

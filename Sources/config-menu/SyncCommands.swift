@@ -30,7 +30,12 @@ struct SyncCommands {
                 "no server to sync from: pass --server-url URL (\(VisibleText.escaped(snapshotURL.path)) names none)",
                 command: "sync")
         }
-        let source = try ServerValuesSources.source(for: url, timeout: .seconds(30), environment: environment)
+        // With --manifest, an OFREP source writes each boolean as the program's key does (`true`/`false`, ...).
+        let catalog = try invocation.options["--manifest"].map {
+            try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: $0))
+        }
+        let source = try ServerValuesSources.source(
+            for: url, timeout: .seconds(30), environment: environment, catalog: catalog)
         let sync = ServerValuesSync(
             source: source, service: nil, snapshotURL: snapshotURL, environment: .live,
             snapshotConfinement: invocation.confinement)

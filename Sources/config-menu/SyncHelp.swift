@@ -4,12 +4,17 @@ extension Help {
         server values (the menu, sync, status, get, list):
           --server-url URL        sync server values from URL (a JSON object of key names to strings),
                                   or from etcd://HOST:PORT/PREFIX (one key per value under PREFIX,
-                                  followed live with a watch; etcds:// for HTTPS, see --etcd-ca-file);
+                                  followed live with a watch; etcds:// for HTTPS, see --etcd-ca-file),
+                                  or from an OpenFeature server: ofrep://HOST:PORT[/BASE] (OFREP bulk
+                                  evaluation over HTTP; ofreps:// over TLS) for the context below;
                                   get and list show the values last fetched from URL (the snapshot
                                   beside the store, when it is URL's) and say when none were fetched
                                   yet; without it, the values a running program persisted in
                                   server-snapshot.json beside the store are shown
           --sync-interval SECONDS sync every SECONDS (with --server-url); default: at start and on demand
+          --targeting-key ID      with an ofrep:// URL: who the flags are evaluated for (targetingKey)
+          --context KEY=VALUE     with an ofrep:// URL: an attribute of the evaluation context the
+                                  server's targeting rules read (country=JP, osVersion=18.2); repeatable
         """
 
     static let syncCommands: [String: String] = [

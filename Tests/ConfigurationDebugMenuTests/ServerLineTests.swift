@@ -54,6 +54,30 @@ struct ServerLineTests {
         #expect(grid.text.contains("↻ was \"wifi\" before the last sync"))
     }
 
+    @Test(
+        "golden: an OFREP server's variant and reason beside the server value; a flag whose evaluation failed, rejected"
+    )
+    func goldenEvaluations() throws {
+        var state = try S.state()
+        state.data.server?.status.source = "ofrep://127.0.0.1:8016?targetingKey=qa-1&country=JP"
+        state.data.server?.status.evaluations = [
+            "function.media.upload_mode": ServerValueEvaluation(variant: "always", reason: "TARGETING_MATCH"),
+            "function.media.quality": ServerValueEvaluation(variant: "high", reason: "STATIC"),
+        ]
+        MenuFixture.select("function.media.upload_mode", in: &state)
+        let grid = renderer.render(state)
+        try expectScreen(grid, "server-ofrep")
+        #expect(grid.text.contains(#"Server    "always" · variant always · TARGETING_MATCH"#))
+
+        // A key the server sent no value for because its evaluation failed: the reason, as a rejection.
+        let name = "function.chat.greeting"
+        #expect(MenuFixture.serverValues[name] == nil)
+        state.data.server?.status.evaluations[name] = ServerValueEvaluation(
+            reason: "ERROR", errorCode: "FLAG_NOT_FOUND", errorDetails: "Flag was not found")
+        MenuFixture.select(name, in: &state)
+        #expect(renderer.render(state).text.contains("Server    none  ✗ rejected: FLAG_NOT_FOUND: Flag was not found"))
+    }
+
     @Test("each state in words: fresh with its age, cached since, stale with the reason, error, waiting")
     func stateWords() throws {
         let cases: [(ServerSyncState, String)] = [

@@ -123,14 +123,6 @@ struct EtcdServerValuesSourceTests {
     }
 }
 
-extension ServerValuesFetch {
-    /// The values a fetch brought, `nil` when not modified.
-    var values: [String: String]? {
-        if case .values(let values, _) = self { return values }
-        return nil
-    }
-}
-
 extension EtcdFixture {
     /// etcd's current revision.
     static func revision(_ etcd: EtcdTestServer) throws -> String {

@@ -278,7 +278,7 @@ public final class EtcdTestServer: Sendable {
 
     /// Sends `request` to 127.0.0.1:`port` and reads the whole answer (HTTP/1.0: until the server closes), within
     /// `timeout` seconds. A plain socket: no threads, nothing shared.
-    private static func exchange(port: Int, request: String, timeout: Double = 1) -> String? {
+    static func exchange(port: Int, request: String, timeout: Double = 1) -> String? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

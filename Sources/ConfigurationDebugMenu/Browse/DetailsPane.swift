@@ -133,8 +133,15 @@ package enum DetailsPane {
             ],
         ]
         var server: Line = [("Server    ", theme.muted), (ValueText.quoted(status.serverValue), theme.text)]
+        // What an evaluating server (OFREP) said: the variant and reason beside the value, or why it sent none.
+        let evaluation = data.server?.status.evaluations[status.name]
+        if let summary = evaluation?.summary, !summary.isEmpty, status.serverValue != nil {
+            server.append((" · " + summary, theme.muted))
+        }
         if let rejection = status.rejections.first(where: { $0.source == .server }) {
             server.append(("  ✗ rejected: \(rejection.reason)", theme.problem))
+        } else if status.serverValue == nil, let rejection = evaluation?.rejection {
+            server.append(("  ✗ rejected: \(rejection)", theme.problem))
         }
         if let previous = data.syncChanges[status.name] {
             let text =

@@ -28,8 +28,26 @@ extension ServerValuesSnapshot {
         return buffer
     }
 
-    /// The whole file; `encodedValues` are this snapshot's values as ``encodeValues(_:)`` writes them.
-    package func encoded(values encodedValues: [UInt8]) -> [UInt8] {
+    /// The evaluations (see ``ServerSyncStatus/evaluations``) as one JSON object, keys sorted, encoded once per set
+    /// of values and reused by every save until they change; empty when there are none.
+    package static func encodeEvaluations(_ evaluations: [String: ServerValueEvaluation]) -> [UInt8] {
+        guard !evaluations.isEmpty else { return [] }
+        let entries = evaluations.keys.sorted(by: KeyNameOrder.precedes).map { key in
+            let evaluation = evaluations[key]!
+            let fields: [(key: String, value: JSONValue)] = [
+                ("variant", evaluation.variant), ("reason", evaluation.reason), ("errorCode", evaluation.errorCode),
+                ("errorDetails", evaluation.errorDetails),
+            ].compactMap { field in field.1.map { (key: field.0, value: JSONValue.string($0)) } }
+            return (key: key, value: JSONValue.object(fields))
+        }
+        var buffer: [UInt8] = []
+        JSONWriter.append(.object(entries), to: &buffer)
+        return buffer
+    }
+
+    /// The whole file; `encodedValues` are this snapshot's values as ``encodeValues(_:)`` writes them, and
+    /// `encodedEvaluations` its evaluations as ``encodeEvaluations(_:)`` does (`nil`: encoded here).
+    package func encoded(values encodedValues: [UInt8], evaluations encodedEvaluations: [UInt8]? = nil) -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = [
             ("format", .string(Self.formatName)),
             ("version", .number(String(Self.version))),
@@ -69,6 +87,12 @@ extension ServerValuesSnapshot {
             JSONWriter.appendString(member.key, to: &buffer)
             buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
             JSONWriter.append(member.value, to: &buffer)
+            buffer.append(contentsOf: [UInt8(ascii: ","), 0x0A])
+        }
+        let evaluations = encodedEvaluations ?? Self.encodeEvaluations(status.evaluations)
+        if !evaluations.isEmpty {
+            buffer.append(contentsOf: Array("  \"evaluations\": ".utf8))
+            buffer.append(contentsOf: evaluations)
             buffer.append(contentsOf: [UInt8(ascii: ","), 0x0A])
         }
         if encodedValues.isEmpty {
@@ -176,6 +200,25 @@ extension ServerValuesSnapshot {
                 }
             }
             if let at { status.lastChange = ServerValuesChange(at: at, previousValues: previous) }
+        }
+        // What an evaluating server (OFREP) said about each key; tolerated field by field, like the writer: an
+        // entry that cannot be read is left out, never a reason to refuse the values.
+        if case .object(let entries)? = fields["evaluations"] {
+            for entry in entries {
+                guard case .object(let entryFields) = entry.value else { continue }
+                var evaluation = ServerValueEvaluation()
+                for field in entryFields {
+                    guard case .string(let text) = field.value else { continue }
+                    switch field.key {
+                    case "variant": evaluation.variant = text
+                    case "reason": evaluation.reason = text
+                    case "errorCode": evaluation.errorCode = text
+                    case "errorDetails": evaluation.errorDetails = text
+                    default: break
+                    }
+                }
+                status.evaluations[entry.key] = evaluation
+            }
         }
         var writer: ServerSnapshotWriter?
         // Tolerated as a whole: a writer that cannot be read is an unknown writer, never a reason to refuse values;

@@ -16,6 +16,7 @@ import Foundation
 ///   "lastModified": "Sat, 29 Nov 2026 14:04:12 GMT",
 ///   "lastError": {"at": "2026-11-29T13:59:00.000Z", "kind": "unreachable", "reason": "connection refused"},
 ///   "lastChange": {"at": "2026-11-29T14:05:00.000Z", "previousValues": {"function.album.like.enabled": "N", "new.key": null}},
+///   "evaluations": {"function.album.like.enabled": {"variant": "on", "reason": "TARGETING_MATCH"}},
 ///   "writer": {"pid": 4242, "processStart": "6c1c…/123456", "program": "MyApp"},
 ///   "values": {
 ///     "function.album.like.enabled": "Y"
@@ -24,7 +25,8 @@ import Foundation
 /// ```
 ///
 /// Readers ignore fields they do not know (a later version may add some); a file of a newer version is refused.
-/// `writer` (see ``ServerSnapshotWriter``) was added without a new version: a snapshot without it is read with no
+/// `evaluations` (only from an OFREP source: each key's variant and reason, or its error code) and `writer` (see
+/// ``ServerSnapshotWriter``) were added without a new version: a snapshot without them is read with none, and no
 /// writer known.
 package struct ServerValuesSnapshot: Sendable, Hashable {
     package static let formatName = "service-configuration-server-snapshot"

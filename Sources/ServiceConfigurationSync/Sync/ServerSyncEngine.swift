@@ -14,6 +14,8 @@ final class ServerSyncEngine: Sendable {
         var hasValues = false
         /// ``values`` as the snapshot writes them, until they change.
         var encodedValues: [UInt8]?
+        /// The status's evaluations as the snapshot writes them, until they change.
+        var encodedEvaluations: [UInt8]?
         /// The state name and reason last written after a failure, so a repeated failure is not written again.
         var writtenFailure: String?
         var observers: [UInt64: @Sendable (ServerSyncStatus) -> Void] = [:]
@@ -58,6 +60,7 @@ final class ServerSyncEngine: Sendable {
                 initial.status.validators = loaded.status.validators
                 initial.status.lastChange = loaded.status.lastChange
                 initial.status.keyCount = loaded.values.count
+                initial.status.evaluations = loaded.status.evaluations
             }
         case .failure(let problem):
             initial.status.snapshotProblem = problem.description
@@ -100,16 +103,21 @@ final class ServerSyncEngine: Sendable {
         let now = now()
         let outcome: ServerSyncOutcome
         switch fetched {
-        case .values(let values, let received):
+        case .values(let values, let received), .evaluated(let values, _, let received):
+            let evaluations: [String: ServerValueEvaluation]
+            if case .evaluated(_, let given, _) = fetched { evaluations = given } else { evaluations = [:] }
             let changes = ServerValuesChange.difference(from: state.withLock { $0.values }, to: values)
             service?.updateServerValues(values)
             let encoded = ServerValuesSnapshot.encodeValues(values)
+            let encodedEvaluations = ServerValuesSnapshot.encodeEvaluations(evaluations)
             state.withLock { state in
                 state.values = values
                 state.hasValues = true
                 state.encodedValues = encoded
+                state.encodedEvaluations = encodedEvaluations
                 state.status.validators = received
                 state.status.keyCount = values.count
+                state.status.evaluations = evaluations
                 if !changes.isEmpty { state.status.lastChange = ServerValuesChange(at: now, previousValues: changes) }
                 state.status.state = .fresh(at: now)
                 state.status.lastSync = now
@@ -166,10 +174,13 @@ final class ServerSyncEngine: Sendable {
             if !always, failure == state.writtenFailure { return nil }
             state.writtenFailure = failure
             if state.encodedValues == nil { state.encodedValues = ServerValuesSnapshot.encodeValues(state.values) }
+            if state.encodedEvaluations == nil {
+                state.encodedEvaluations = ServerValuesSnapshot.encodeEvaluations(state.status.evaluations)
+            }
             var persisted = state.status
             persisted.lastAttempt = nil
             return ServerValuesSnapshot(status: persisted, values: state.values, writer: writer).encoded(
-                values: state.encodedValues!)
+                values: state.encodedValues!, evaluations: state.encodedEvaluations)
         }
         guard let bytes else { return }
         let problem = await withCheckedContinuation { continuation in

@@ -28,12 +28,19 @@ public struct ServerSyncError: Error, Sendable, Hashable, CustomStringConvertibl
     public var reason: String
     /// The HTTP status, for ``Kind/httpStatus``.
     public var statusCode: Int?
+    /// How long the server asked to be left alone (`Retry-After` on a 429 or 503): the next attempt waits at least
+    /// this long (at most ``longestRetryAfter``), whatever the backoff says.
+    public var retryAfter: Duration?
+
+    /// The longest `Retry-After` honoured: one hour, so a server cannot stop a program's syncing for good.
+    public static let longestRetryAfter: Duration = .seconds(3600)
 
     /// Creates an error.
-    public init(kind: Kind, reason: String, statusCode: Int? = nil) {
+    public init(kind: Kind, reason: String, statusCode: Int? = nil, retryAfter: Duration? = nil) {
         self.kind = kind
         self.reason = reason
         self.statusCode = statusCode
+        self.retryAfter = retryAfter.map { min(max($0, .zero), Self.longestRetryAfter) }
     }
 
     /// The reason.

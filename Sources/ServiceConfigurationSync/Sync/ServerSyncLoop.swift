@@ -85,9 +85,11 @@ final class ServerSyncLoop: Sendable {
             guard state.started, !state.stopped else { return }
             let generation = state.generation
             let delay: Duration?
-            if outcome.error != nil {
+            if let error = outcome.error {
                 state.failures += 1
-                delay = backoff.delay(afterFailures: state.failures, random: environment.random())
+                let backedOff = backoff.delay(afterFailures: state.failures, random: environment.random())
+                // A server's Retry-After (429, 503) is a floor: the backoff may wait longer, never shorter.
+                delay = max(backedOff, error.retryAfter ?? .zero)
             } else {
                 state.failures = 0
                 delay = interval

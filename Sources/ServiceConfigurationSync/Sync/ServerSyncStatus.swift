@@ -27,6 +27,9 @@ public struct ServerSyncStatus: Sendable, Hashable {
     public var lastChange: ServerValuesChange?
     /// How many keys the server values hold.
     public var keyCount: Int
+    /// What a server that evaluates flags (OFREP) said about each key in the last set of values: variant, reason,
+    /// or why its evaluation failed. Empty for sources of plain values.
+    public var evaluations: [String: ServerValueEvaluation]
     /// A local problem with the persisted snapshot (it could not be read or saved, or its `writer` could not be read
     /// while its values were), if any. Syncing goes on.
     public var snapshotProblem: String?
@@ -42,8 +45,10 @@ public struct ServerSyncStatus: Sendable, Hashable {
         validators: ServerValuesValidators = ServerValuesValidators(),
         lastChange: ServerValuesChange? = nil,
         keyCount: Int = 0,
-        snapshotProblem: String? = nil
+        snapshotProblem: String? = nil,
+        evaluations: [String: ServerValueEvaluation] = [:]
     ) {
+        self.evaluations = evaluations
         self.source = source
         self.state = state
         self.lastSync = lastSync
