@@ -1,12 +1,6 @@
-/// A scope type with the module that declares it and the name it is declared with: one entry of the list
-/// `ConfigurationCatalogPlugin` generates for a target (`LinkedConfigurationScopes.declarations`).
-///
-/// ```swift
-/// let catalog = try ConfigurationCatalog(scopes: LinkedConfigurationScopes.types)
-/// ```
-///
-/// The type names no module of its own: `type` already is the scope. `module` and `name` say where it was found, for
-/// messages such as the one ServiceConfigurationTesting's completeness check gives when a hand-listed catalog lacks it.
+/// A scope type with the module that declares it and its declared name: one entry of the list
+/// `ConfigurationCatalogPlugin` generates (`LinkedConfigurationScopes.declarations`), which names where a scope was
+/// found in messages such as the completeness check's (ServiceConfigurationTesting) for a hand-listed catalog.
 public struct ConfigurationScopeDeclaration: Sendable, CustomStringConvertible {
     /// The scope type.
     public let type: any ConfigurationScope.Type
@@ -17,9 +11,7 @@ public struct ConfigurationScopeDeclaration: Sendable, CustomStringConvertible {
 
     /// Records that `module` declares `type` as `name`.
     public init(_ type: any ConfigurationScope.Type, module: String, name: String) {
-        self.type = type
-        self.module = module
-        self.name = name
+        (self.type, self.module, self.name) = (type, module, name)
     }
 
     /// The name and the module, such as `ConfigurationScopes.Checkout (module Checkout)`.
