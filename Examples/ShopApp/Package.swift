@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 // A consumer of ServiceConfiguration, written as an app team would: two feature modules that own their keys (declared
 // with the macros), an app that builds the catalog, a file store, the debug menu behind a flag, and tests with the
-// mock. CI builds and tests it in debug and release configurations (see .ci/run). Examples/HandWrittenApp declares
-// its keys by hand, without the macros and without swift-syntax.
+// mock. CI builds, tests and runs it in debug (see ci-check). Examples/HandWrittenApp declares its keys by hand,
+// without the macros and without swift-syntax, and is the example CI builds in release and QA-release.
 import PackageDescription
 
 let package = Package(
@@ -11,10 +11,6 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "shop-app", targets: ["shop-app"])
-    ],
-    traits: [
-        // `swift build -c release --traits QA`: a release build for QA that honours overrides.
-        .trait(name: "QA", description: "A QA build: overrides apply even in a release configuration.")
     ],
     dependencies: [
         // From a folder: the package identity is the folder's name ("ServiceConfiguration" here, from `../..`
@@ -46,7 +42,6 @@ let package = Package(
                 "Checkout", "Profile",
                 .product(name: "ServiceConfiguration", package: "ServiceConfiguration"),
             ],
-            swiftSettings: [.define("QA", .when(traits: ["QA"]))],
             // Generates `LinkedConfigurationScopes`: every scope of the modules ShopAppCore links, so the catalog
             // needs no list (README: "Let the build find the scopes").
             plugins: [.plugin(name: "ConfigurationCatalogPlugin", package: "ServiceConfiguration")]

@@ -24,11 +24,15 @@ struct EtcdFaultTests {
             catalog: try fixtureCatalog(), overrideStore: store, overridePolicy: .allBuilds)
         let folder = TemporaryFolder()
         let quick = ServerSyncBackoff(initial: .milliseconds(200), maximum: .milliseconds(500))
+        // A generous timeout: a killed etcd refuses connections at once, so it only matters when a loaded machine
+        // (CI under ThreadSanitizer, 2 cores) answers slowly; a 2-s timeout once failed every read there for a minute.
         let sync = ServerValuesSync(
-            source: try EtcdServerValuesSource(url: etcd.url(prefix: "/fault/values"), timeout: .seconds(2)),
+            source: try EtcdServerValuesSource(url: etcd.url(prefix: "/fault/values"), timeout: .seconds(10)),
             service: service, snapshotURL: SyncFixture.snapshotURL(in: folder), backoff: quick, environment: .live)
         sync.start()
-        #expect(await pollUntil { sync.status.state.name == "fresh" && service.count == 5 })
+        #expect(
+            await pollUntil { sync.status.state.name == "fresh" && service.count == 5 },
+            "state \(sync.status.state.name) (\(sync.status.state.reason ?? "no reason")), count \(service.count)")
         try service.setOverride(rawValue: "Y", forKeyNamed: Fixture.FlagKey.name, note: "before the outage")
 
         etcd.kill()

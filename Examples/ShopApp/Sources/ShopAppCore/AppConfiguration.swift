@@ -17,15 +17,9 @@ public enum AppConfiguration {
         try ConfigurationCatalog(scopes: scopes)
     }
 
-    /// Overrides apply in debug builds, and in release builds compiled with the app's `QA` trait
-    /// (`swift build -c release --traits QA`).
-    public static var overridePolicy: ConfigurationOverridePolicy {
-        #if QA
-            .allBuilds
-        #else
-            .debugBuildsOnly
-        #endif
-    }
+    /// Overrides apply in debug builds only (Examples/HandWrittenApp shows a QA trait that lets a release build
+    /// apply them).
+    public static let overridePolicy = ConfigurationOverridePolicy.debugBuildsOnly
 
     /// Where the overrides live: `CONFIG_OVERRIDES_FILE`, else `~/.local/state/shop-app/overrides.json`. On iOS pass
     /// a URL inside the app's sandbox instead (see the README).

@@ -66,12 +66,12 @@ struct AppConfigurationTests {
             error == .duplicatePropertyName("checkoutMaxCartItems", firstScope: "Checkout", secondScope: "Careless"))
     }
 
-    @Test("overrides in the store apply in a debug build and are ignored in a release build (unless QA)")
+    @Test("overrides in the store apply in a debug build and are ignored in a release build")
     func releaseDefault() throws {
         let url = try temporaryStore()
         try FileOverrideStore(url: url).set("7", forKey: "checkout.cart.max_items")
         let service = AppConfiguration.makeService(catalog: try AppConfiguration.makeCatalog(), storeURL: url)
-        #if DEBUG || QA
+        #if DEBUG
             #expect(service.overridesApply)
             #expect(service.checkoutMaxCartItems == 7)
         #else
