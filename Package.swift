@@ -126,6 +126,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "DemoConfiguration", dependencies: ["ServiceConfigurationCore"], swiftSettings: swiftSettings),
+        // `config-menu serve` (issue 24): the effective values over OFREP, and a change stream, on a small HTTP/1.1
+        // server of its own (sockets, threads). Not a product: the tools use it.
+        .target(
+            name: "ConfigurationServer",
+            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationFiles"],
+            swiftSettings: swiftSettings
+        ),
         // The macros: their declarations (a library app modules import) and their implementation (a compiler
         // plugin on swift-syntax). Without the Macros trait both compile to stand-ins that need nothing.
         .macro(
@@ -168,7 +175,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "config-menu",
-            dependencies: library + ["ConfigurationDebugMenu", "DemoConfiguration"],
+            dependencies: library + ["ConfigurationDebugMenu", "DemoConfiguration", "ConfigurationServer"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -218,7 +225,10 @@ let package = Package(
         // The config-menu command-line tool's commands (and config-demo's), run as real processes.
         .testTarget(
             name: "ConfigMenuCommandTests",
-            dependencies: library + ["config-menu", "config-demo", "store-test-helper", "SharedTestSupport"],
+            dependencies: library + [
+                "config-menu", "config-demo", "store-test-helper", "SharedTestSupport", "ConfigurationServer",
+                "DemoConfiguration",
+            ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

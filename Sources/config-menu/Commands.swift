@@ -20,6 +20,7 @@ struct Commands {
         "import": (["--replace", "--dry-run", "--force", "--json", "--yes"], 1...1, "one profile file"),
         "catalog": ([], 0...0, "no arguments"),
         "coverage": (CoverageCommand.options, 0...0, "no arguments"),
+        "serve": (ServeCommand.options, 0...0, "no arguments"),
     ].merging(HistoryCommands.shapes) { $1 }
 
     /// Refuses (usage error) options the command does not take and a wrong number of arguments, before anything is

@@ -56,6 +56,9 @@ enum Help {
           status [--json]         where server values come from, how current, the last error
           coverage [--json] [--require-read]
                                   which keys the running program read, never read, read unregistered
+          serve [--listen ADDR:PORT] [--token-file FILE]
+                                  serve the effective values over OFREP to any OpenFeature client,
+                                  with a change stream
           simulators [--json]     booted iOS simulators and the apps on them that have a store
           completion bash|zsh|fish
                                   print a shell completion script
@@ -83,7 +86,7 @@ enum Help {
     static let commands: [String: String] = baseCommands.merging(syncCommands) { $1 }
         .merging(historyCommands) { $1 }
         .merging(simulatorCommands) { $1 }.merging(completionCommands) { $1 }
-        .merging(coverageCommands) { $1 }
+        .merging(coverageCommands) { $1 }.merging(serveCommands) { $1 }
 
     static let baseCommands: [String: String] = [
         "list": """

@@ -20,7 +20,9 @@ package enum ServerValuesSources {
     }
 
     /// A source for `url`, or why there is none; an etcd source reads its credentials and CA file from
-    /// `environment`; an OFREP source writes booleans as `catalog`'s keys do (`Y`/`N` without one).
+    /// `environment`; an OFREP source writes booleans as `catalog`'s keys do (`Y`/`N` without one) and sends
+    /// `CONFIG_OFREP_TOKEN` from `environment`, when set, as `Authorization: Bearer TOKEN` (`config-menu serve`'s
+    /// token).
     package static func source(
         for url: URL, timeout: Duration = .seconds(30),
         environment: [String: String] = ProcessInfo.processInfo.environment, catalog: ConfigurationCatalog?
@@ -31,7 +33,10 @@ package enum ServerValuesSources {
         case "etcd", "etcds":
             return try EtcdServerValuesSource(url: url, timeout: timeout, environment: environment)
         case "ofrep", "ofreps":
-            return try OFREPServerValuesSource.source(for: url, timeout: timeout, catalog: catalog)
+            let token = environment["CONFIG_OFREP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            return try OFREPServerValuesSource.source(
+                for: url, timeout: timeout, catalog: catalog,
+                headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
         default:
             throw ServerSyncError(
                 kind: .notConfigured,

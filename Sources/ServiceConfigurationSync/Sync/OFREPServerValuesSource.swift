@@ -105,14 +105,16 @@ public final class OFREPServerValuesSource: ServerValuesSource {
     }
 
     /// A source for an `ofrep://HOST:PORT[/BASE]` (plain HTTP) or `ofreps://...` (TLS) URL, whose query gives the
-    /// context (`targetingKey=ID`, every other item an attribute), or why there is none.
+    /// context (`targetingKey=ID`, every other item an attribute), or why there is none. `headers` go with every
+    /// request (`["Authorization": "Bearer TOKEN"]` for a `config-menu serve` that needs its token).
     ///
     /// ```swift
     /// let source = try OFREPServerValuesSource.source(
     ///     for: URL(string: "ofrep://127.0.0.1:8016?targetingKey=user-42&country=JP")!)
     /// ```
     public static func source(
-        for url: URL, timeout: Duration = .seconds(30), catalog: ConfigurationCatalog? = nil
+        for url: URL, timeout: Duration = .seconds(30), catalog: ConfigurationCatalog? = nil,
+        headers: [String: String] = [:]
     ) throws(ServerSyncError) -> OFREPServerValuesSource {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "ofrep" || scheme == "ofreps"
@@ -148,7 +150,8 @@ public final class OFREPServerValuesSource: ServerValuesSource {
         guard let base = components.url else {
             throw ServerSyncError(kind: .notConfigured, reason: "\(url.absoluteString) is not a valid server URL")
         }
-        return OFREPServerValuesSource(baseURL: base, context: context, catalog: catalog, timeout: timeout)
+        return OFREPServerValuesSource(
+            baseURL: base, context: context, catalog: catalog, timeout: timeout, headers: headers)
     }
 
     /// `url` with the context the tools' `--targeting-key ID` and `--context KEY=VALUE` options give, as its query
