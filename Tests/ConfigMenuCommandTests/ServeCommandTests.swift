@@ -138,6 +138,29 @@ struct ServeCommandTests {
         #expect(changes.count == 2, "one event per change, nothing for keys that did not change: \(changes)")
     }
 
+    @Test("a program syncing from serve (this package's OFREP source) follows its change stream: set reaches it live")
+    func programFollowsServe() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try await serve()
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        // The program on the phone: its own store, its server values from the QA machine, no sync interval.
+        let phone = folder.appendingPathComponent("phone/overrides.json")
+        let demo = try DemoProcess(store: phone, arguments: ["--server-url", "ofrep://127.0.0.1:\(served.port)"])
+        defer { _ = demo.child.stop(signal: SIGKILL) }
+        func wait(for text: String, within seconds: Double = 60) async throws -> Bool {
+            if try await demo.wait(for: text, within: seconds) { return true }
+            Issue.record("no \"\(text)\" in:\n\(demo.printed)")
+            return false
+        }
+        #expect(try await wait(for: "server: fresh (55 keys)"))
+        try set("function.chat.typing_interval_ms", "4500")
+        #expect(try await wait(for: "function.chat.typing_interval_ms: 2500 (SERVER) -> 4500 (SERVER)", within: 30))
+        try set("function.chat.typing_interval_ms", "3000")
+        #expect(try await wait(for: "4500 (SERVER) -> 3000 (SERVER)", within: 30))
+        _ = served.process.stop(signal: SIGKILL)
+        #expect(try await wait(for: "server: stale", within: 90), "serve gone: the stream ends, the values stay")
+    }
+
     @Test("with a token: a client without it, or with a wrong one, is refused (401); with it, served")
     func token() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }

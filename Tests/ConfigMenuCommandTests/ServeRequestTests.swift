@@ -121,6 +121,32 @@ struct ServeRequestTests {
         #expect(again.etag == after.etag && again.changedKeys(in: after).isEmpty)
     }
 
+    @Test("a change stream read in any pieces: events by name and ETag, CRLF or LF; an endless event is refused")
+    func eventStream() throws {
+        let text =
+            "event: ready\ndata: {\"etag\":\"\\\"a\\\"\"}\n\n: comment\n\n"
+            + "event: flags-changed\r\ndata: {\"etag\":\"\\\"b\\\"\",\"keys\":[\"k\"]}\r\n\r\ndata: x\n\n"
+        let bytes = Array(text.utf8)
+        var random = SeededGenerator(seed: 24)
+        for _ in 0..<200 {
+            var parser = EventStreamParser()
+            var events: [EventStreamParser.Event] = []
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + Int.random(in: 1...9, using: &random))
+                events += try bytes[offset..<end].withUnsafeBytes { try parser.feed($0) }
+                offset = end
+            }
+            #expect(
+                events.filter { $0.name != "message" } == [
+                    .init(name: "ready", etag: "\"a\""), .init(name: "flags-changed", etag: "\"b\""),
+                ])
+        }
+        var parser = EventStreamParser()
+        let endless = [UInt8](repeating: UInt8(ascii: "x"), count: EventStreamParser.maximumEventSize + 1)
+        #expect(throws: ServerSyncError.self) { try endless.withUnsafeBytes { try parser.feed($0) } }
+    }
+
     @Test("the token: only the exact Bearer header matches")
     func tokenMatch() {
         let token = "0123456789abcdef"

@@ -261,7 +261,7 @@ package final class OFREPServer: Sendable {
         }
         let values = self.values
         if request.path == bulk {
-            let etag = [("ETag", values.etag)]
+            let etag = [("ETag", values.etag), ("Link", Self.changeStreamLink)]
             if let match = request.headers["if-none-match"],
                 match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == values.etag })
             {
@@ -340,6 +340,9 @@ package final class OFREPServer: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The bulk evaluation's offer of the change stream, which this package's OFREP source follows.
+    static let changeStreamLink = #"</ofrep/v1/events>; rel="service-configuration-changes""#
 
     /// The answer to a CORS preflight: any origin may call with a token (it travels in a header, never a cookie), so
     /// an OpenFeature web SDK in a browser can read the values too.

@@ -46,7 +46,10 @@ public final class OFREPServerValuesSource: ServerValuesSource {
     /// For each key of the catalog given: how it writes a Bool, and what kind of value it holds.
     private let keyKinds: [String: KeyKind]
     private let requestBody: [UInt8]
-    private let transport: any HTTPTransport
+    let transport: any HTTPTransport
+    /// Whether the server's last answer offered a change stream (a `Link` with `rel="service-configuration-changes"`,
+    /// as `config-menu serve` sends).
+    let offersChangeStream = Locked(false)
 
     /// Creates a source. Nothing is sent until a sync asks.
     ///
@@ -211,6 +214,10 @@ public final class OFREPServerValuesSource: ServerValuesSource {
         }
         let (head, body) = try exchanged.get()
         let received = ServerValuesValidators(etag: head.header("ETag"))
+        if head.status == 200 || head.status == 304 {
+            let offers = head.header("Link")?.contains(#"rel="\#(Self.changeStreamRelation)""#) == true
+            offersChangeStream.withLock { $0 = offers }
+        }
         switch head.status {
         case 200:
             if let reason = ServerValuesFormat.json.refusal(ofContentType: head.header("Content-Type")) {
