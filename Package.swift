@@ -185,7 +185,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "config-benchmarks",
-            dependencies: library + ["DemoConfiguration", "ConfigurationDebugMenu"],
+            dependencies: library + ["DemoConfiguration", "ConfigurationDebugMenu", "ConfigurationServer"],
             path: "Sources/ConfigurationBenchmarks",
             swiftSettings: swiftSettings
         ),

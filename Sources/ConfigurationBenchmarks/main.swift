@@ -160,8 +160,8 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory"
 }
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store", "menu", "sync", "ofrep", "etcd", "reports", "codable"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store|menu|sync|ofrep|etcd|reports|codable]")
+guard ["all", "reads", "store", "menu", "sync", "ofrep", "serve", "etcd", "reports", "codable"].contains(section) else {
+    print("usage: config-benchmarks [all|reads|store|menu|sync|ofrep|serve|etcd|reports|codable]")
     exit(2)
 }
 if section == "all" || section == "reads" { try readBenchmarks() }
@@ -170,6 +170,7 @@ if section == "all" || section == "menu" { try menuBenchmarks() }
 if section == "all" || section == "reports" { try reportBenchmarks() }
 if section == "all" || section == "sync" { try syncBenchmarks() }
 if section == "all" || section == "ofrep" { try ofrepBenchmarks() }
+if section == "all" || section == "ofrep" || section == "serve" { try serveBenchmarks() }
 if section == "all" || section == "codable" { try codableBenchmarks() }
 if section == "etcd" { try etcdBenchmarks() }
 if section == "all" {

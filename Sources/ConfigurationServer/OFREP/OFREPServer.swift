@@ -48,6 +48,9 @@ package final class OFREPServer: Sendable {
         var values: OFREPState
         var generation: UInt64 = 0
         var dirty = false
+        /// Each open change stream's wake-up, signalled at every new generation.
+        var listeners: [UInt64: DispatchSemaphore] = [:]
+        var nextListener: UInt64 = 0
         var stopped = false
         var connections = 0
         var buckets: [String: (tokens: Double, at: ContinuousClock.Instant)] = [:]
@@ -61,6 +64,8 @@ package final class OFREPServer: Sendable {
     /// Where the server listens (with the port the system chose for port 0).
     package let address: HTTPSocket.Address
     private let observation: Locked<ConfigurationObservation?> = Locked(nil)
+    /// Signalled when the service announces a change: the values are resolved again at once.
+    private let changed = DispatchSemaphore(value: 0)
 
     /// Opens the listening socket; ``start()`` serves.
     package init(
@@ -75,7 +80,10 @@ package final class OFREPServer: Sendable {
         address = listener.boundAddress() ?? configuration.address
         let state = self.state
         observation.withLock {
-            $0 = service.observe { _ in state.withLock { $0.dirty = true } }
+            $0 = service.observe { [changed] _ in
+                state.withLock { $0.dirty = true }
+                changed.signal()
+            }
         }
     }
 
@@ -126,7 +134,7 @@ package final class OFREPServer: Sendable {
     private func refreshLoop() {
         var last = ContinuousClock.now
         while !state.withLock({ $0.stopped }) {
-            Thread.sleep(forTimeInterval: 0.05)
+            _ = changed.wait(timeout: .now() + .milliseconds(250))
             let dirty = state.withLock { state in
                 defer { state.dirty = false }
                 return state.dirty
@@ -134,11 +142,13 @@ package final class OFREPServer: Sendable {
             guard dirty || ContinuousClock.now - last >= configuration.refreshInterval else { continue }
             last = .now
             let fresh = OFREPState(catalog: catalog, resolve: resolve)
-            state.withLock { state in
-                guard fresh.etag != state.values.etag else { return }
+            let listeners = state.withLock { state -> [DispatchSemaphore] in
+                guard fresh.etag != state.values.etag else { return [] }
                 state.values = fresh
                 state.generation += 1
+                return Array(state.listeners.values)
             }
+            for listener in listeners { listener.signal() }
         }
     }
 
@@ -313,9 +323,17 @@ package final class OFREPServer: Sendable {
             connection.write(
                 HTTPServerResponse.eventStreamHead + Array((ready + "\n\n").utf8), until: .now + .seconds(5))
         else { return }
+        let wake = DispatchSemaphore(value: 0)
+        let listener = state.withLock { state in
+            defer { state.nextListener += 1 }
+            state.listeners[state.nextListener] = wake
+            return state.nextListener
+        }
+        defer { _ = state.withLock { $0.listeners.removeValue(forKey: listener) } }
         var quietSince = ContinuousClock.now
         while true {
-            Thread.sleep(forTimeInterval: 0.05)
+            // Woken by a change; else every quarter second, to notice a client that left or a stop.
+            _ = wake.wait(timeout: .now() + .milliseconds(250))
             let (stopped, latest, latestGeneration) = state.withLock { ($0.stopped, $0.values, $0.generation) }
             if stopped || connection.peerHasGone { return }
             var message: String?
