@@ -114,7 +114,7 @@ struct ServeCommandTests {
         #expect(served.process.hasExited == false)
     }
 
-    @Test("the change stream names the changed key within moments of set, and again after reset")
+    @Test("the change stream names the changed key within moments of set, again after reset, and when an override expires")
     func changeStream() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let served = try await serve()
@@ -136,6 +136,16 @@ struct ServeCommandTests {
             }, "\(reader.lines)")
         let changes = reader.lines.filter { $0.contains("flags-changed") }
         #expect(changes.count == 2, "one event per change, nothing for keys that did not change: \(changes)")
+
+        // An override that expires is announced when it expires (the service's timer, not a poll).
+        let expiring = try configMenu(["set", Self.like, "Y", "--for", "2s", "--store", store])
+        #expect(expiring.status == 0, "\(expiring.error)")
+        #expect(
+            try await poll(within: 30) {
+                reader.lines.filter { $0.contains("flags-changed") && $0.contains(Self.like) }.count == 2
+            }, "set, then expired: \(reader.lines)")
+        let expired = try evaluate(served, [("bool", Self.like, true)])
+        #expect(expired[Self.like]?["reason"] as? String == "DEFAULT", "\(expired)")
     }
 
     @Test("a program syncing from serve (this package's OFREP source) follows its change stream: set reaches it live")
