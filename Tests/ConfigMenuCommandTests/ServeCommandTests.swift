@@ -114,7 +114,9 @@ struct ServeCommandTests {
         #expect(served.process.hasExited == false)
     }
 
-    @Test("the change stream names the changed key within moments of set, again after reset, and when an override expires")
+    @Test(
+        "the change stream names the changed key within moments of set, again after reset, and when an override expires"
+    )
     func changeStream() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let served = try await serve()
