@@ -358,7 +358,9 @@ struct BoundedNumberMenuTests {
             return
         }
         #expect(write.changes == [.init(key: "function.network.timeout_sec", value: "20.0")])
-        #expect(MenuRenderer().render(state).text.contains("Range     from 1.0 to 120.0, step 5.0 (+ and - step)"))
+        #expect(
+            MenuRenderer().render(state).text.contains(
+                "Range     from 1.0 to 120.0, step 5.0 (+ and - step, < and > go to the ends)"))
         #expect(MenuRenderer().render(state).line(39).contains("+ step"))
         reduce(&state, .activate, .editDelete(.toLineStart), .editInsert("121"))
         guard case .editing(let editor) = state.mode else {

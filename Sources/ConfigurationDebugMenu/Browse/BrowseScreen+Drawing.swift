@@ -18,7 +18,7 @@ extension BrowseScreen {
         let pending = state.pendingMarks
         state.list.draw(
             into: &grid, in: layout.keys, data: state.data, filters: state.filters, active: listActive,
-            changedElsewhere: state.changedElsewhere, pending: pending, theme: theme)
+            changedElsewhere: state.changedElsewhere, pending: pending, marks: state.marks, theme: theme)
         if let component, placement == .details {
             component.draw(into: &grid, in: layout.details, menu: state, theme: theme)
         } else {

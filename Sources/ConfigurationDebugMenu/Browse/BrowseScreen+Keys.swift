@@ -17,9 +17,18 @@ extension Keymap {
             [.character("/")], .startFilter, "search titles, names, modules, descriptions, values and notes",
             hint: "search", priority: 30),
         bind(
-            [.escape], .clearFilters, "clear every filter (module, search, overridden, problems)",
-            hint: "clear filters",
-            priority: 25, when: { $0.filtersActive }),
+            [.escape], .clearFilters, "clear the marks first, then every filter",
+            priority: 25
+        ) { context in
+            context.markCount > 0 ? "clear marks" : context.filtersActive ? "clear filters" : nil
+        },
+        bind(
+            [.character("V")], .markShown, "mark every key shown (again: unmark them), for a bulk action",
+            hint: "mark all", priority: 88),
+        bind([.character("a")], .openBulkMenu, "act on the marked keys: on, off, reset (asks first)", priority: 9) {
+            context in
+            context.markCount > 0 ? "act on \(context.markCount) marked" : nil
+        },
         bind(
             [.character("u")], .undo,
             "undo the last change anyone made (asks if not this menu's)",
@@ -83,6 +92,9 @@ extension Keymap {
                 priority: 10, when: { $0.control == .toggle }),
             bind([.enter], .activate, "flip, pick or edit the value", priority: 11) { $0.control?.enterHint },
             bind(
+                [.character("v")], .toggleMark, "mark or unmark the selected key (then the next one) for a bulk action",
+                hint: "mark", priority: 87),
+            bind(
                 [.character("n")], .editNote, "add or edit the override's note (kept when the value changes)",
                 priority: 46
             ) {
@@ -95,6 +107,10 @@ extension Keymap {
                 $0.control?.numberRange != nil ? "step" : nil
             },
             bind([.character("-")], .step(-1), "a number with a range: one step down"),
+            bind([.character(">")], .toBound(true), "a number with a range: its maximum", priority: 86) {
+                $0.control?.numberRange != nil ? "max" : nil
+            },
+            bind([.character("<")], .toBound(false), "a number with a range: its minimum"),
             bind([.character("r"), .delete], .resetSelected, "reset the selected key's override", priority: 20) {
                 context in
                 context.orphanSelected ? "remove" : context.hasOverride ? "reset" : nil
@@ -134,6 +150,7 @@ extension BrowseScreen {
         ("", "? orphaned: an override for a key this program does not have"),
         ("", "↻ the last server sync changed its server value (details: the value before)"),
         ("", "* changed by another process a moment ago"),
+        ("", "+ marked for a bulk action (v, V); a acts on the marked keys, Esc clears the marks"),
         ("Modules", "the left pane; each module (a scope in code) groups its keys"),
         ("Server", "the line under the title: where server values come from, fresh / cached / stale, age"),
         ("Mouse", "click selects, the wheel scrolls (config-menu --no-mouse turns it off)"),

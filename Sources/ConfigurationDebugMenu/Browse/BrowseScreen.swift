@@ -60,6 +60,14 @@ package struct BrowseScreen: MenuComponent {
             Self.toggleOnlyUnread(&state)
         case .syncNow:
             return .stay(Self.syncNow(&state))
+        case .clearFilters where !state.marks.isEmpty:
+            state.clearMarks()
+        case .toggleMark where inModules:
+            state.inform("Marks are on keys: Tab to the key list, then v")
+        case .toggleMark:
+            state.toggleMark()
+        case .markShown:
+            state.markShown()
         case .clearFilters:
             guard state.filters.isActive else { break }
             state.filters = KeyFilters()
@@ -86,6 +94,8 @@ package struct BrowseScreen: MenuComponent {
             return .stay(Self.resetSelected(&state))
         case .step(let steps):
             return .stay(Self.step(&state, by: steps))
+        case .toBound(let maximum):
+            return .stay(Self.toBound(&state, maximum: maximum))
         case .resetScope:
             return Self.askToResetScope(&state)
         case .resetAll:
@@ -156,6 +166,27 @@ package struct BrowseScreen: MenuComponent {
             return []
         }
         return state.set(key: key, value: next)
+    }
+
+    /// `<`/`>`: sets a number key with a range to its minimum or maximum.
+    private static func toBound(_ state: inout MenuState, maximum: Bool) -> [MenuEffect] {
+        guard let key = state.selectedKey else {
+            state.nothingSelected()
+            return []
+        }
+        let descriptor = state.data.table.keys[key].descriptor
+        guard case .number(_, let range?) = descriptor.control else {
+            state.inform(
+                "< and > set numbers with a range to their ends; Enter \(descriptor.control.enterVerb) this value")
+            return []
+        }
+        let bound = maximum ? range.maximum : range.minimum
+        guard state.currentText(key) != bound else {
+            state.inform(
+                "\(descriptor.name) is at its \(maximum ? "maximum" : "minimum") already (\(range.description))")
+            return []
+        }
+        return state.set(key: key, value: bound)
     }
 
     /// `r`: removes the selected key's (or orphan's) override.

@@ -224,8 +224,13 @@ package enum DetailsPane {
             ])
         }
         if let summary = descriptor.summary { lines.append([(summary, theme.muted)]) }
-        if let range = descriptor.control.numberRange, !range.isWholeInt64 {
-            lines.append([("Range     ", theme.muted), (range.description + " (+ and - step)", theme.muted)])
+        if let range = descriptor.control.numberRange {
+            // Every rule shown: a plain integer key's range is its type's.
+            let text =
+                range.isWholeInt64
+                ? "any integer, from \(range.minimum) to \(range.maximum) (< and > go to the ends)"
+                : range.description + " (+ and - step, < and > go to the ends)"
+            lines.append([("Range     ", theme.muted), (text, theme.muted)])
         }
         if !descriptor.pattern.isAny {
             lines.append([("Format    ", theme.muted), (descriptor.pattern.expectation, theme.muted)])

@@ -51,6 +51,12 @@ extension Confirmation {
         case (.applyScenario(let name, _, let changes, let view), .confirm):
             let id = state.beginChange(summary: "scenario \(name) applied", values: changes.mapValues { $0?.value })
             return .go(.scenarios(view), [.applyScenario(name: name, changes: changes, id: id)])
+        case (.bulk(_, let write), .confirm):
+            state.marks.removeAll()
+            return .go(.browsing, [state.write(write)])
+        case (.bulk, .cancel):
+            state.inform("Nothing was changed; the marks stay")
+            return .go(.browsing)
         case (.applyScenario(_, _, _, let view), .cancel):
             state.inform("Nothing was applied")
             return .go(.scenarios(view))

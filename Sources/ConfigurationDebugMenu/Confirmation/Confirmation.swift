@@ -25,6 +25,8 @@ package indirect enum Confirmation: MenuComponent {
     /// Apply a scenario: `changes` puts its entries in place (`nil` removes); `view` is the scenarios view to go
     /// back to.
     case applyScenario(name: String, summary: String, changes: [String: OverrideEntry?], view: ScenariosView)
+    /// A bulk action on the marked keys: `write` changes them all at once (one history entry, one undo step).
+    case bulk(question: String, write: OverrideWrite)
 
     /// The mode the question was asked from, drawn under it (an editor stays visible while asked about it).
     package var underlyingMode: MenuState.Mode {
@@ -32,7 +34,7 @@ package indirect enum Confirmation: MenuComponent {
         case .discardEdit(_, let editor), .quitDiscardingEdit(_, let editor), .overwrite(_, _, let editor): editor
         case .applyScenario(_, _, _, let view): .scenarios(view)
         case .undo(_, _, let returnTo), .quitWithPendingChanges(_, _, let returnTo): returnTo
-        case .resetAll, .resetScope, .pruneExpired: .browsing
+        case .resetAll, .resetScope, .pruneExpired, .bulk: .browsing
         }
     }
 
@@ -62,6 +64,7 @@ package indirect enum Confirmation: MenuComponent {
             Self.undoQuestion(proposal, own: own)
         case .pruneExpired(let count): "Remove \(count) expired override\(count == 1 ? "" : "s")?"
         case .applyScenario(let name, let summary, _, _): "Apply scenario \(name): \(summary)?"
+        case .bulk(let question, _): question
         }
     }
 
@@ -79,6 +82,7 @@ package indirect enum Confirmation: MenuComponent {
             own ? "y undoes · n, Enter or Esc keeps it" : "y undoes it · n, Enter or Esc keeps their change"
         case .pruneExpired: "y removes them · n, Enter or Esc keeps them · u undoes it"
         case .applyScenario: "y applies it · n, Enter or Esc keeps the overrides · u undoes it"
+        case .bulk: "y does it, as one change · n, Enter or Esc keeps the marks · u undoes it"
         }
     }
 
@@ -86,7 +90,7 @@ package indirect enum Confirmation: MenuComponent {
     package func draw(into grid: inout ScreenGrid, in screen: Rect, menu: MenuState, theme: MenuTheme) {
         let title: String
         switch self {
-        case .resetAll, .resetScope: title = "Confirm"
+        case .resetAll, .resetScope, .bulk: title = "Confirm"
         default: title = "Are you sure?"
         }
         let width = min(screen.width - 2, max(TextWidth.of(hint), ScreenGrid.displayWidth(of: question)) + 8)

@@ -36,6 +36,8 @@ package struct HintContext: Equatable, Sendable {
     package var hasDetails = false
     /// Whether the message log holds any message.
     package var hasMessages = false
+    /// How many keys are marked for a bulk action.
+    package var markCount = 0
 
     package init() {}
 }
@@ -64,6 +66,7 @@ extension HintContext {
         hasSyncChanges = (data.server?.changedCount ?? 0) > 0 || state.filters.onlySyncChanged
         hasCoverage = data.coverage.recordsReads || state.filters.onlyUnread
         hasMessages = !state.messages.isEmpty
+        markCount = state.marks.count
         hasDetails = state.selectedKey != nil || state.selectedOrphan != nil || state.list.selectedUnregistered != nil
         if let scope = BrowseScreen.scopeToReset(state) {
             moduleHasOverrides = data.scopeOverrideCounts[scope] > 0

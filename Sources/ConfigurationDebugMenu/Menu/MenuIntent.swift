@@ -41,6 +41,10 @@ package enum MenuIntent: Equatable, Sendable {
     case toggleOnlyUnread
     /// Show or hide the module pane.
     case toggleModulePane
+    /// Mark or unmark the selected key for a bulk action, then move to the next key.
+    case toggleMark
+    /// Mark every key the list shows (unmark them when all are marked already).
+    case markShown
 
     // Changing values
     /// Flip a Bool key.
@@ -59,6 +63,8 @@ package enum MenuIntent: Equatable, Sendable {
     case undo
     /// Move a number key with a range by this many steps (`+`: 1, `-`: -1).
     case step(Int)
+    /// A number with a range: its minimum (`false`) or maximum (`true`).
+    case toBound(Bool)
     /// Sync the server values now.
     case syncNow
     /// In an editor: step through when the saved override expires.

@@ -32,6 +32,8 @@ extension MenuState {
         case choosingExpiry(ExpiryMenu)
         /// Reading a page of text too long for where it is shown (the selected key's details).
         case paging(Pager)
+        /// Choosing what to do with the marked keys.
+        case bulkActions(BulkMenu)
     }
 }
 
@@ -52,6 +54,7 @@ extension MenuState.Mode {
         case .prompting(let prompt): prompt
         case .choosingExpiry(let menu): menu
         case .paging(let pager): pager
+        case .bulkActions(let menu): menu
         }
     }
 

@@ -38,6 +38,8 @@ package struct MenuState: Equatable, Sendable {
     /// Keys (by name) that another process changed recently, with the time it was noticed (seconds on a monotonic
     /// clock); the list marks them for a few seconds.
     package var changedElsewhere: [String: Double] = [:]
+    /// The keys marked for a bulk action (`v`, `V`), by name: kept while filters change, cleared by Esc or an action.
+    package var marks: Set<String> = []
     /// The time of the last tick or refresh (seconds on a monotonic clock): the server line's age counts from it.
     package var clock: Double = 0
     /// Changes sent to the store (or waiting their turn) that it has not confirmed, oldest first.

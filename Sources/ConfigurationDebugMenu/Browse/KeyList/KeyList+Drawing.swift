@@ -33,13 +33,16 @@ extension KeyList {
     /// position. `active` is true when the list has the keyboard (browsing it or typing a filter). Keys another
     /// process changed recently (`changedElsewhere`, by name) are marked `*`; keys with a change the store has not
     /// confirmed (`pending`) show the value asked for, marked `saving…` (`no answer` once the store did not answer).
+    /// Keys marked for a bulk action (`marks`, by name) show `+` before the title, and the title counts them.
     package func draw(
         into grid: inout ScreenGrid, in box: Rect, data: MenuData, filters: KeyFilters, active: Bool,
-        changedElsewhere: [String: Double], pending: [String: PendingMark] = [:], theme: MenuTheme
+        changedElsewhere: [String: Double], pending: [String: PendingMark] = [:], marks: Set<String> = [],
+        theme: MenuTheme
     ) {
         var title = filters.isActive ? "Keys · \(keyCount) of \(data.table.keys.count)" : "Keys · \(keyCount)"
         if orphanCount > 0 { title += " · \(orphanCount) orphaned" }
         title += Self.coverageTitle(data.coverage, read: data.coverageReadCount, unregistered: unregisteredCount)
+        if !marks.isEmpty { title += " · \(marks.count) marked" }
         var inner = grid.box(box, title: title, style: active ? theme.focusedBorder : theme.border)
         if filters.isActive {
             drawFilterLine(&grid, filters: filters, data: data, in: inner.row(0), theme: theme)
@@ -102,6 +105,12 @@ extension KeyList {
                     sourceStyle: mark.map { Self.pendingStyle($0, theme) } ?? theme.source(status.source), theme: theme)
                 drawReadMarker(
                     &grid, data.coverage.read(named: descriptor.name), in: rect, selected: isSelected, theme: theme)
+                if marks.contains(descriptor.name) {
+                    grid.write(
+                        Self.markMarker, x: rect.x, y: rect.y,
+                        style: isSelected ? theme.selected.merging(bold: true) : theme.label.merging(bold: true),
+                        maxX: rect.x + 1)
+                }
                 if !matcher.isEmpty, textMatches[key] == nil {
                     highlightMatches(
                         &grid, matcher: matcher, table: data.table, key: key, text: text, in: rect, columns: columns,
@@ -198,6 +207,9 @@ extension KeyList {
             parts.joined(separator: " · "), in: rest.inset(right: TextWidth.of(clear)), style: theme.label)
         grid.write(clear, in: row.inset(left: shown - row.x), style: theme.muted)
     }
+
+    /// The gutter's mark of a key marked for a bulk action (over the read mark: marks are for the moment).
+    static let markMarker = "+"
 
     func drawRule(_ grid: inout ScreenGrid, _ text: String, in rect: Rect, style: CellStyle) {
         let end = grid.write(text, in: rect, style: style)
