@@ -588,6 +588,7 @@ final class SilentTerminal: TerminalDevice {
     func draw(_ grid: ScreenGrid) {}
     func nextEvent(timeout: Int) -> KeyEvent? { nil }
     func suspend<Result>(_ body: () throws -> Result) rethrows -> Result { try body() }
+    func copyToClipboard(_ text: String) {}
     func close() {}
 }
 

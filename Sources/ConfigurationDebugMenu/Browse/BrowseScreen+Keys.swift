@@ -100,6 +100,10 @@ extension Keymap {
             ) {
                 $0.hasOverride ? "note" : nil
             },
+            bind(
+                [.character("y")], .openCopyMenu,
+                "copy the name, the value or a set command (OSC 52)", hint: "copy",
+                priority: 84),
             bind([.character("e")], .externalEdit, "edit the value in $EDITOR", priority: 45) {
                 $0.control?.editsInExternalEditor == true ? "$EDITOR" : nil
             },

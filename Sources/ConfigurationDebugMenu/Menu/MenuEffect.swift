@@ -31,6 +31,8 @@ package enum MenuEffect: Equatable, Sendable {
     /// Leave the terminal, run `$EDITOR` on the edit's text, come back, read what changed meanwhile, and report
     /// the result.
     case openExternalEditor(ExternalEdit)
+    /// Send `text` to the terminal's clipboard (OSC 52); nothing is reported back (the terminal does not answer).
+    case copyToClipboard(String)
     /// Sync the server values (in the background), then report ``MenuFeedback/syncFinished(_:)``.
     case syncServerValues
     /// Leave the menu.

@@ -34,6 +34,8 @@ extension MenuState {
         case paging(Pager)
         /// Choosing what to do with the marked keys.
         case bulkActions(BulkMenu)
+        /// Choosing what of the selected key to copy to the clipboard.
+        case copying(CopyMenu)
     }
 }
 
@@ -55,6 +57,7 @@ extension MenuState.Mode {
         case .choosingExpiry(let menu): menu
         case .paging(let pager): pager
         case .bulkActions(let menu): menu
+        case .copying(let menu): menu
         }
     }
 

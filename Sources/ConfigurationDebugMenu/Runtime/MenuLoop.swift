@@ -111,6 +111,8 @@ struct MenuLoop {
                     queue.append(.feedback(.scenariosLoaded(ScenarioFolder.read(source.scenariosFolder))))
                 case .syncServerValues:
                     source.startSync()
+                case .copyToClipboard(let text):
+                    terminal.copyToClipboard(text)
                 case .openExternalEditor(let edit):
                     let name = state.data.table.keys[edit.key].descriptor.name
                     let outcome = ExternalEditor(terminal: terminal).edit(edit, name: name)

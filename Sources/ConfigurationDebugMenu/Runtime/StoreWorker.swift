@@ -98,7 +98,7 @@ final class StoreWorker: Sendable {
             work = { self.post(.undoProposed(self.store.history().undoProposal(current: self.store.entries))) }
         case .proposeUndoOfChange(let record):
             work = { self.post(self.proposeUndo(of: record)) }
-        case .loadScenarios, .syncServerValues, .openExternalEditor, .quit:
+        case .loadScenarios, .syncServerValues, .openExternalEditor, .copyToClipboard, .quit:
             return false
         }
         outstanding.withLock { $0 += 1 }

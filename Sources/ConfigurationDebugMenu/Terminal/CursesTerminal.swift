@@ -108,6 +108,15 @@ final class CursesTerminal: TerminalDevice {
         close()
     }
 
+    /// OSC 52 with the text in Base64: `ESC ] 52 ; c ; BASE64 BEL`. The terminal (or tmux, with `set-clipboard on`)
+    /// puts it in the clipboard; one that does not know the sequence ignores it. At most 64 KiB are sent (terminals
+    /// cap the sequence; xterm at about 100 KB).
+    func copyToClipboard(_ text: String) {
+        let bytes = Array(text.utf8.prefix(65_536))
+        fputs("\u{1B}]52;c;" + Data(bytes).base64EncodedString() + "\u{07}", output)
+        fflush(output)
+    }
+
     var size: (width: Int, height: Int) { (Int(getmaxx(window)), Int(getmaxy(window))) }
 
     var stopRequested: Bool { stopSignal.load(ordering: .relaxed) != 0 }

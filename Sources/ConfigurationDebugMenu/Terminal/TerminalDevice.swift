@@ -12,6 +12,8 @@ protocol TerminalDevice: AnyObject {
     func nextEvent(timeout: Int) -> KeyEvent?
     /// Gives the terminal back to the shell for a while (to run `$EDITOR`), then takes it again.
     func suspend<Result>(_ body: () throws -> Result) rethrows -> Result
+    /// Sends `text` to the terminal's clipboard (OSC 52).
+    func copyToClipboard(_ text: String)
     /// Restores the terminal for good.
     func close()
 }

@@ -1,3 +1,4 @@
+import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
@@ -72,14 +73,9 @@ struct SimulatorCommands {
         try Output.line(lines.joined(separator: "\n"))
     }
 
-    /// `word` as one word for a POSIX shell: as it is when it holds only characters no shell treats specially,
-    /// else in single quotes (each `'` written `'\''`). The names printed come from the app (its bundle ID, its
-    /// folders): pasting a printed line must run nothing they hold.
-    static func shellQuoted(_ word: String) -> String {
-        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-".unicodeScalars)
-        if !word.isEmpty, word.unicodeScalars.allSatisfy(plain.contains) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    /// `word` as one word for a POSIX shell (``ShellWord/quoted(_:)``): the names printed come from the app (its
+    /// bundle ID, its folders), and pasting a printed line must run nothing they hold.
+    static func shellQuoted(_ word: String) -> String { ShellWord.quoted(word) }
 
     /// The stores in an app's data container, each with its override count (read only: nothing is written).
     static func stores(in container: URL) -> [FoundStore] {
