@@ -26,6 +26,8 @@ struct ServeCommand {
         }
         let context = try ToolContext(invocation, watch: true)
         context.noteServerValues()
+        // A store that is not the format at all: its overrides are not served, and serve says so before it starts.
+        context.warnIfCorrupt()
         let sync = try ServerOptions.menuSync(invocation, service: context.service, catalog: context.catalog)
         let server: OFREPServer
         do {

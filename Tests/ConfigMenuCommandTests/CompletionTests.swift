@@ -218,7 +218,7 @@ struct CompletionTests {
         }
         let expected = try catalogKeys().keys.filter { $0.hasPrefix("function.al") }.sorted()
         #expect(try run(["config-menu", "set", "function.al"]).sorted() == expected)
-        #expect(try run(["config-menu", "se"]) == ["set"])
+        #expect(try run(["config-menu", "se"]) == ["serve", "set"])
         #expect(try run(["config-menu", "set", "function.album.like.enabled", ""]).sorted() == ["N", "Y"])
         #expect(try run(["config-menu", "--synthetic-keys", "3", "get", ""]).count == 3)
         #expect(try run(["config-menu", "import", ""]) == ["FILES"])
@@ -232,7 +232,7 @@ struct CompletionTests {
         }
         let expected = try catalogKeys().keys.filter { $0.hasPrefix("function.al") }.sorted()
         #expect(try complete("config-menu set function.al").sorted() == expected)
-        #expect(try complete("config-menu se") == ["set"])
+        #expect(try complete("config-menu se") == ["serve", "set"])
         #expect(try complete("config-menu set function.album.like.enabled ").sorted() == ["N", "Y"])
         #expect(try complete("config-menu --synthetic-keys 3 get function.").count == 3)
         #expect(try complete("config-menu completion ").sorted() == ["bash", "fish", "zsh"])
