@@ -26,8 +26,6 @@ struct ServeCommand {
         }
         let context = try ToolContext(invocation, watch: true)
         context.noteServerValues()
-        // A store that is not the format at all: its overrides are not served, and serve says so before it starts.
-        context.warnIfCorrupt()
         let sync = try ServerOptions.menuSync(invocation, service: context.service, catalog: context.catalog)
         let server: OFREPServer
         do {
@@ -37,6 +35,9 @@ struct ServeCommand {
         } catch {
             throw ToolError(code: .ioFailure, description: error.description)
         }
+        // A store that is not the format at all (known once the values were first read): its overrides are not
+        // served, and serve says so before it starts.
+        context.warnIfCorrupt()
         let base = "http://\(server.address)"
         var lines = [
             "serving \(context.catalog.keys.count) keys (\(context.label)) over OFREP at \(base)/ofrep/v1",

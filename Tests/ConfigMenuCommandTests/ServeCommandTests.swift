@@ -261,6 +261,22 @@ struct ServeCommandTests {
         #expect(served.process.hasExited == false)
     }
 
+    @Test("a corrupt store: serve says its overrides are not served, and serves the rest")
+    func corruptStore() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: store))
+        let served = try await serve()
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        #expect(
+            served.process.lines.contains {
+                $0.contains("warning:") && $0.contains("no override from this file is applied")
+            }, "\(served.process.lines)")
+        let answers = try evaluate(served, [("int", Self.concurrency, 1)])
+        #expect(answers[Self.concurrency]?["value"] as? Int == 4)
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == "{ not json", "serve writes nothing")
+    }
+
     @Test("usage: a listen address that is not IPv4 ADDRESS:PORT, or an argument, is refused before anything starts")
     func usage() throws {
         for (arguments, message) in [
