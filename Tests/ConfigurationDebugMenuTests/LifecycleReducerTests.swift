@@ -70,7 +70,14 @@ struct LifecycleReducerTests {
         }
         #expect(editor.expiry == .duration(3600))
         #expect(renderer.render(state).text.contains("expires: for 1 h · Ctrl-T changes"))
+        // The same choices as x: 1 h, 2 h, 8 h, 1 day, 1 week, until the server changes, never; then "as before".
         reduce(&state, .cycleExpiry, .cycleExpiry, .cycleExpiry)
+        guard case .editing(let day) = state.mode else { return }
+        #expect(day.expiry == .duration(86_400))
+        reduce(&state, .cycleExpiry)
+        guard case .editing(let week) = state.mode else { return }
+        #expect(week.expiry == .duration(7 * 86_400))
+        reduce(&state, .cycleExpiry)
         guard case .editing(let later) = state.mode else { return }
         #expect(later.expiry == .untilServerChanges)
         reduce(&state, .cycleExpiry, .cycleExpiry)

@@ -145,3 +145,32 @@ struct MarksTests {
         #expect(state.status?.text.hasPrefix("< and > set numbers with a range to their ends") == true)
     }
 }
+
+/// Expiry at a glance (issue 25 item 3): a mark for an override that will expire, the time left in the details, and
+/// the title counting expired overrides apart.
+@Suite("expiry at a glance")
+struct ExpiryAtAGlanceTests {
+    @Test("◷ marks an override that will expire; the details say how long is left; the title counts expired apart")
+    func glance() throws {
+        let now = Date()
+        var entries = MenuFixture.entries
+        entries["function.media.quality"] = OverrideEntry(
+            value: "95", setAt: now, expiry: OverrideExpiry(expiresAt: now.addingTimeInterval(3600 - 30)))
+        entries["function.chat.greeting"] = OverrideEntry(
+            value: "Hi", setAt: now.addingTimeInterval(-600),
+            expiry: OverrideExpiry(expiresAt: now.addingTimeInterval(-60)))
+        var state = try MenuFixture.state(entries: entries, wallClockOffset: now.timeIntervalSince1970)
+        MenuFixture.select("function.media.quality", in: &state)
+        let text = MenuRenderer().render(state).text
+        let row = try #require(
+            text.split(separator: "\n").first { $0.contains("quality ") && $0.contains("OVERRIDDEN") })
+        #expect(row.contains("◷"), "\(row)")
+        #expect(text.contains("(in 59 min)"), "\(text)")
+        #expect(text.contains("· 4 overridden · 1 expired"), "the expired greeting is counted apart")
+        let greeting = try #require(text.split(separator: "\n").first { $0.contains("greeting ") })
+        #expect(greeting.contains("⊘") && !greeting.contains("◷"))
+        #expect(ExpiryChoice.relative(now.addingTimeInterval(30), from: now) == "in less than a minute")
+        #expect(ExpiryChoice.relative(now.addingTimeInterval(3 * 3600 + 5), from: now) == "in 3 h")
+        #expect(ExpiryChoice.relative(now.addingTimeInterval(3 * 86_400 + 5), from: now) == "in 3 days")
+    }
+}

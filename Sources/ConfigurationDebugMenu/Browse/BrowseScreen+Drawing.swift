@@ -24,7 +24,7 @@ extension BrowseScreen {
         } else {
             DetailsPane.draw(
                 into: &grid, in: layout.details, data: state.data, key: state.selectedKey, orphan: state.selectedOrphan,
-                unregistered: state.list.selectedUnregistered, pending: pending, theme: theme)
+                unregistered: state.list.selectedUnregistered, pending: pending, now: state.wallClock, theme: theme)
         }
         if let component, placement == .footer {
             component.draw(into: &grid, in: layout.footer, menu: state, theme: theme)

@@ -149,6 +149,7 @@ extension BrowseScreen {
         ("Marks", "! the server sent a value the key rejects"),
         ("", "✗ the override is not applied: the key rejects it"),
         ("", "⊘ expired (its time, a server change, a version): not applied; P removes it"),
+        ("", "◷ will expire (its time, a server change, a version): the details say when"),
         ("", "~ stale: the server value changed since the override was set"),
         ("", "= equals the server value: it will stop following the server (x: until it changes)"),
         ("", "? orphaned: an override for a key this program does not have"),

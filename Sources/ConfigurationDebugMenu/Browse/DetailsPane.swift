@@ -1,3 +1,4 @@
+package import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
 
@@ -12,12 +13,12 @@ package enum DetailsPane {
     /// ``moreHint``.
     package static func draw(
         into grid: inout ScreenGrid, in box: Rect, data: MenuData, key: Int?, orphan: Int?, unregistered: Int? = nil,
-        pending: [String: PendingMark] = [:], theme: MenuTheme
+        pending: [String: PendingMark] = [:], now: Date? = nil, theme: MenuTheme
     ) {
         let inner = grid.box(box, title: "Details", style: theme.border)
         let lines =
             subject(data: data, key: key, orphan: orphan, unregistered: unregistered).map {
-                Self.lines(of: $0, data: data, pending: pending, theme: theme)
+                Self.lines(of: $0, data: data, pending: pending, now: now, theme: theme)
             } ?? [[("Select a key to see where its value comes from.", theme.muted)]]
         let content = inner.inset(left: 1, right: 1)
         let wrapped = fit(lines, width: content.width, height: content.height, theme: theme)
@@ -35,13 +36,14 @@ package enum DetailsPane {
     }
 
     /// Every line about `subject`, unwrapped (for an orphan reset meanwhile, or a key no program reports any more,
-    /// a line that says so).
+    /// a line that says so). With `now`, an expiry time also says how far off it is ("in 59 min").
     static func lines(
-        of subject: Pager.DetailsSubject, data: MenuData, pending: [String: PendingMark] = [:], theme: MenuTheme
+        of subject: Pager.DetailsSubject, data: MenuData, pending: [String: PendingMark] = [:], now: Date? = nil,
+        theme: MenuTheme
     ) -> [Line] {
         switch subject {
         case .key(let key):
-            var lines = keyLines(data: data, key: key, theme: theme)
+            var lines = keyLines(data: data, key: key, now: now, theme: theme)
             if let mark = pending[data.table.keys[key].descriptor.name] {
                 lines.insert(pendingLine(mark, theme), at: min(4, lines.count))
             }
@@ -50,7 +52,7 @@ package enum DetailsPane {
             guard let orphan = data.orphans.first(where: { $0.name == name }) else {
                 return [[("\(name) has no override any more.", theme.muted)]]
             }
-            var lines = orphanLines(orphan, theme: theme)
+            var lines = orphanLines(orphan, now: now, theme: theme)
             if let mark = pending[name] { lines.insert(pendingLine(mark, theme), at: min(2, lines.count)) }
             return lines
         case .unregistered(let name):
@@ -99,10 +101,10 @@ package enum DetailsPane {
         return result
     }
 
-    private static func orphanLines(_ info: ConfigurationKeyStatus, theme: MenuTheme) -> [Line] {
+    private static func orphanLines(_ info: ConfigurationKeyStatus, now: Date?, theme: MenuTheme) -> [Line] {
         var override: Line = [("Override  ", theme.muted)]
         if let entry = info.override {
-            override += [(ValueText.quoted(entry.value), theme.text)] + metadata(entry, theme)
+            override += [(ValueText.quoted(entry.value), theme.text)] + metadata(entry, now: now, theme)
         }
         return [
             [(info.name, theme.label), ("  orphaned override", theme.problem)],
@@ -117,7 +119,7 @@ package enum DetailsPane {
         ]
     }
 
-    private static func keyLines(data: MenuData, key: Int, theme: MenuTheme) -> [Line] {
+    private static func keyLines(data: MenuData, key: Int, now: Date?, theme: MenuTheme) -> [Line] {
         let descriptor = data.table.keys[key].descriptor
         let status = data.statuses[key]
         let scope = data.table.scopes[data.table.keys[key].scope].name
@@ -156,7 +158,7 @@ package enum DetailsPane {
         var override: Line = [("Override  ", theme.muted)]
         if let entry = status.override {
             override.append((ValueText.quoted(entry.value), theme.source(.overridden)))
-            override += metadata(entry, theme)
+            override += metadata(entry, now: status.isExpired ? nil : now, theme)
             if let rejection = status.rejections.first(where: { $0.source == .overridden }) {
                 override.append(("  ✗ not applied: \(rejection.reason)", theme.problem))
             }
@@ -267,11 +269,15 @@ package enum DetailsPane {
         }
     }
 
-    private static func metadata(_ entry: OverrideEntry?, _ theme: MenuTheme) -> Line {
+    private static func metadata(_ entry: OverrideEntry?, now: Date?, _ theme: MenuTheme) -> Line {
         guard let entry else { return [] }
         var parts: [String] = []
         if let setAt = entry.setAt { parts.append("set \(ValueText.time(setAt))") }
-        if !entry.expiry.isNever { parts.append("expires \(entry.expiry.description)") }
+        if !entry.expiry.isNever {
+            var relative = ""
+            if let at = entry.expiry.expiresAt, let now { relative = " (\(ExpiryChoice.relative(at, from: now)))" }
+            parts.append("expires \(entry.expiry.description)\(relative)")
+        }
         if let note = entry.note { parts.append("note: \(note)") }
         return parts.isEmpty ? [] : [("  · " + parts.joined(separator: " · "), theme.muted)]
     }

@@ -20,10 +20,9 @@ package enum ExpiryChoice: Equatable, Sendable {
         .untilServerChanges,
     ]
 
-    /// What Ctrl-T in an editor steps through after "as before".
-    package static let editorCycle: [ExpiryChoice] = [
-        .duration(3600), .duration(8 * 3600), .duration(86_400), .untilServerChanges, .never,
-    ]
+    /// What Ctrl-T in an editor steps through after "as before": the expiry menu's choices (`x`), never last (a
+    /// version is typed in the expiry menu, after saving).
+    package static let editorCycle: [ExpiryChoice] = Array(presets.dropFirst()) + [.never]
 
     /// For people: `never`, `for 2 h`, `until the server value changes`, `until version 14.2`.
     package var title: String {
@@ -53,6 +52,17 @@ package enum ExpiryChoice: Equatable, Sendable {
         case (nil, false, let version?): self = .untilVersion(version)
         default: return nil
         }
+    }
+
+    /// How long until `date` from `now`, for people: `in 59 min`, `in 3 h`, `in 2 days`, `in less than a minute`.
+    package static func relative(_ date: Date, from now: Date) -> String {
+        let seconds = date.timeIntervalSince(now)
+        guard seconds >= 60 else { return seconds > 0 ? "in less than a minute" : "now" }
+        let minutes = Int(seconds / 60)
+        if minutes < 120 { return "in \(minutes) min" }
+        let hours = minutes / 60
+        if hours < 48 { return "in \(hours) h" }
+        return "in \(hours / 24) days"
     }
 
     /// `1 h`, `8 h`, `1 day`, `1 week`, `90 min`.

@@ -8,8 +8,11 @@ package enum TitleBar {
         into grid: inout ScreenGrid, in row: Rect, data: MenuData, keymap: Keymap = .keys, theme: MenuTheme
     ) {
         grid.fill(row, style: theme.titleBar)
+        // An expired override does not apply: it is counted apart, not as overridden.
+        let expired = data.expiredCount
         let left =
-            " ServiceConfiguration · \(data.label) · \(data.table.keys.count) keys · \(data.overrideCount) overridden"
+            " ServiceConfiguration · \(data.label) · \(data.table.keys.count) keys · \(data.overrideCount - expired) overridden"
+            + (expired > 0 ? " · \(expired) expired" : "")
         let end = grid.write(left, in: row.inset(right: 1), style: theme.titleBar)
         let right: String
         let style: CellStyle

@@ -1,3 +1,4 @@
+package import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
 
@@ -50,6 +51,12 @@ package struct MenuState: Equatable, Sendable {
     package var messages: [MenuMessage] = []
     /// The wall clock (seconds since 1970) at 0 on the loop's monotonic clock, for the log's times.
     package var wallClockOffset: Double
+
+    /// The wall clock now, as of the last tick; `nil` when the menu was not given it (tests of fixed screens), so
+    /// nothing says "in 59 min" from a made-up now.
+    package var wallClock: Date? {
+        wallClockOffset == 0 ? nil : Date(timeIntervalSince1970: wallClockOffset + clock)
+    }
 
     /// Creates the state for a screen size; the rows are computed at once. The store's and the server's problems
     /// at the start are the first messages of the log.

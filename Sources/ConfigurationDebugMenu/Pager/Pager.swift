@@ -35,8 +35,10 @@ package struct Pager: MenuComponent {
     func lines(_ state: MenuState, width: Int, theme: MenuTheme) -> [DetailsPane.Line] {
         switch content {
         case .details(let subject):
-            return DetailsPane.lines(of: subject, data: state.data, pending: state.pendingMarks, theme: theme)
-                .flatMap { line in StyledText(line).wrapped(to: width, indent: 10) }
+            return DetailsPane.lines(
+                of: subject, data: state.data, pending: state.pendingMarks, now: state.wallClock, theme: theme
+            )
+            .flatMap { line in StyledText(line).wrapped(to: width, indent: 10) }
         case .messages:
             guard !state.messages.isEmpty else { return [[("No message has been shown yet.", theme.muted)]] }
             return state.messages.reversed().flatMap { message -> [DetailsPane.Line] in

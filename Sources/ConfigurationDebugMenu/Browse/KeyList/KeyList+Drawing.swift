@@ -169,7 +169,8 @@ extension KeyList {
     }
 
     /// The markers of a key row: `!` the server sent a value the key rejects, `✗` the override is not applied
-    /// (here, or by a program that reported it), `⊘` the override has expired, `~` the override is stale, `=` the
+    /// (here, or by a program that reported it), `⊘` the override has expired (`◷`: it will), `~` the override is
+    /// stale, `=` the
     /// override equals the server value, `↻` the last server sync changed its server value, `*` changed elsewhere
     /// moments ago.
     static func flags(
@@ -178,7 +179,11 @@ extension KeyList {
         var flags = ""
         if status.isServerValueRejected { flags += "!" }
         if status.isOverrideNotApplied || rejectedByProgram { flags += "✗" }
-        if status.isExpired { flags += "⊘" }
+        if status.isExpired {
+            flags += "⊘"
+        } else if let entry = status.override, !entry.expiry.isNever {
+            flags += "◷"
+        }
         if status.isStale { flags += "~" }
         if status.isRedundant { flags += "=" }
         if syncChanged { flags += "↻" }
