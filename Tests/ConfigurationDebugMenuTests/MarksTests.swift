@@ -33,6 +33,7 @@ struct MarksTests {
         #expect(state.marks.isEmpty, "V with every shown key marked unmarks them")
 
         reduce(&state, .toggleOnlyOverridden, .markShown)
+        #expect(renderer.render(state).text.contains("── Photos · 2 of 3 keys"), "a heading under a filter counts")
         #expect(state.marks.count == state.list.keyCount && state.list.keyCount < state.data.table.keys.count)
         reduce(&state, .clearFilters)
         #expect(state.marks.isEmpty && state.filters.onlyOverridden, "the first Esc clears the marks only")

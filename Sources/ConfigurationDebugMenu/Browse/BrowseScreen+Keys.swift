@@ -156,6 +156,7 @@ extension BrowseScreen {
         ("", "↻ the last server sync changed its server value (details: the value before)"),
         ("", "* changed by another process a moment ago"),
         ("", "+ marked for a bulk action (v, V); a acts on the marked keys, Esc clears the marks"),
+        ("", "• read by the running program in this run; ◦ read, but before its value last changed"),
         ("Modules", "the left pane; each module (a scope in code) groups its keys"),
         ("Server", "the line under the title: where server values come from, fresh / cached / stale, age"),
         ("Mouse", "click selects, the wheel scrolls (config-menu --no-mouse turns it off)"),

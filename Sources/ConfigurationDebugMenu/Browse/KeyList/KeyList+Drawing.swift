@@ -78,7 +78,11 @@ extension KeyList {
             case .heading(let scope):
                 let info = data.table.scopes[scope]
                 let overrides = data.scopeOverrideCounts[scope]
-                var text = "── \(info.name) · \(info.range.count) keys"
+                // Under a filter a heading says how many of its keys are shown: "2 of 6 keys".
+                let shownKeys = rows[(index + 1)...].prefix { if case .key = $0 { true } else { false } }.count
+                let count =
+                    shownKeys < info.range.count ? "\(shownKeys) of \(info.range.count)" : "\(info.range.count)"
+                var text = "── \(info.name) · \(count) keys"
                 if !info.namePrefix.isEmpty { text += " · \(info.namePrefix)*" }
                 if overrides > 0 { text += " · \(overrides) overridden" }
                 drawRule(&grid, text + " ", in: rect, style: theme.heading)
