@@ -1,0 +1,299 @@
+import ConfigurationServer
+import DemoConfiguration
+import Foundation
+import ServiceConfiguration
+import ServiceConfigurationTesting
+import SharedTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `HTTPOverrideStore`: the override store a `config-menu serve` serves, used from other processes as their own
+/// (`--store http://HOST:PORT`, `CONFIG_OVERRIDES_STORE`). Real servers on free loopback ports: an in-process
+/// `OFREPServer` on a file store for the conformance suite, `config-menu serve` processes for the rest.
+@Suite("HTTPOverrideStore: a config-menu serve's store, used over HTTP", .serialized)
+struct RemoteStoreTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("remote-store-\(UUID().uuidString)")
+    var file: String { folder.appendingPathComponent("overrides.json").path }
+
+    static let typing = "function.chat.typing_interval_ms"
+    static let like = "function.album.like.enabled"
+    static let toggles = [
+        "function.profile.birthday_visible.enabled", "function.timeline.autoplay_videos.enabled",
+        "function.calls.video.enabled", "function.payments.enabled", "function.chat.typing_indicator.enabled",
+    ]
+
+    // MARK: Servers
+
+    /// A running `config-menu serve` on a free loopback port, serving `file`.
+    struct Served {
+        let process: ChildProcess
+        let port: Int
+        var base: String { "http://127.0.0.1:\(port)" }
+        var url: URL { URL(string: base)! }
+    }
+
+    func serve(_ extra: [String] = []) async throws -> Served {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let process = try ChildProcess(
+            BuiltTools.path("config-menu"), ["serve", "--listen", "127.0.0.1:0", "--store", file] + extra,
+            standardError: .lines)
+        let found = try await poll(within: 60) { process.lines.contains { $0.hasPrefix("Ctrl-C stops.") } }
+        let text = process.lines.joined(separator: "\n")
+        try #require(found, "serve did not start: \(text)")
+        let port = try #require(
+            text.firstMatch(of: /at http:\/\/127\.0\.0\.1:(\d+)\/ofrep\/v1/).flatMap { Int($0.1) }, "\(text)")
+        #expect(text.contains("store: http://127.0.0.1:\(port)/store/v1/overrides"), "\(text)")
+        return Served(process: process, port: port)
+    }
+
+    /// In-process servers, each on a file store of its own, for the conformance suite.
+    final class InProcessServers: Sendable {
+        let folder: URL
+        private let servers = Locked<[(server: OFREPServer, file: URL, base: String)]>([])
+
+        init(folder: URL) { self.folder = folder }
+
+        /// A new server on a new, empty file store; returns its address.
+        func start() throws -> (base: URL, file: URL) {
+            let file = folder.appendingPathComponent(UUID().uuidString).appendingPathComponent("overrides.json")
+            let store = FileOverrideStore(url: file)
+            let service = LiveConfigurationService(
+                catalog: try DemoConfiguration.makeCatalog(), overrideStore: store, overridePolicy: .allBuilds)
+            let server = try OFREPServer(
+                catalog: try DemoConfiguration.makeCatalog(), service: service,
+                configuration: .init(address: try HTTPSocket.Address(parsing: "127.0.0.1:0"), token: nil),
+                store: store)
+            Thread { _ = server.run() }.start()
+            let base = "http://\(server.address)"
+            servers.withLock { $0.append((server, file, base)) }
+            return (URL(string: base)!, file)
+        }
+
+        /// The file behind the server `store` talks to.
+        func file(of store: any OverrideStore) -> URL? {
+            servers.withLock { $0.first { $0.base == store.location }?.file }
+        }
+
+        func stopAll() {
+            for entry in servers.withLock({ $0 }) { entry.server.stop() }
+        }
+    }
+
+    /// Writes `json` as `key`'s entry into the store file at `url`, behind the server's back.
+    static func writeRaw(_ json: String, forKey key: String, into url: URL) throws {
+        let data = FileManager.default.contents(atPath: url.path)
+        var document =
+            try data.flatMap { try JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            ?? ["format": "service-configuration-overrides", "version": 1]
+        var overrides = document["overrides"] as? [String: Any] ?? [:]
+        overrides[key] = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        document["overrides"] = overrides
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let written = try JSONSerialization.data(withJSONObject: document)
+        let temporary = url.appendingPathExtension("tmp")
+        _ = FileManager.default.createFile(
+            atPath: temporary.path, contents: written, attributes: [.posixPermissions: 0o600])
+        guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    // MARK: Conformance
+
+    @Test(
+        "the conformance suite passes against a served file store; quarantine and history are skipped")
+    func conformance() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let servers = InProcessServers(folder: folder)
+        defer { servers.stopAll() }
+        let backend = OverrideStoreConformance.Backend(
+            name: "HTTPOverrideStore",
+            makeStore: { try HTTPOverrideStore(url: try servers.start().base) },
+            makeSecondInstance: { store in try HTTPOverrideStore(url: URL(string: store.location)!) },
+            limitsTotalSize: true)
+        let report = await OverrideStoreConformance.run(backend)
+        #expect(report.failures.isEmpty)
+        #expect(Set(report.skipped.map(\.check)) == [.quarantine, .history], "\(report)")
+
+        // Unknown fields written raw into the served file travel both ways.
+        var raw = backend
+        raw.writeRawEntry = { store, key, json in try Self.writeRaw(json, forKey: key, into: servers.file(of: store)!) }
+        let unknown = await OverrideStoreConformance.run(raw, checks: [.unknownFields])
+        #expect(unknown.passed == [.unknownFields], "\(unknown)")
+    }
+
+    // MARK: Processes
+
+    @Test("two config-demo on --store http:// see a set made through the server and one made on its file")
+    func twoDemos() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try await serve()
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        let demos = try (0..<2).map { _ in try DemoProcess(arguments: ["--store", served.base]) }
+        defer { for demo in demos { demo.child.signal(SIGKILL) } }
+        for demo in demos {
+            #expect(try await demo.wait(for: "config-demo: watching \(served.base)", within: 60), "\(demo.printed)")
+        }
+        let remote = try configMenu(["set", Self.typing, "4500", "--store", served.base])
+        try #require(remote.status == 0, "\(remote.error)")
+        for demo in demos {
+            #expect(try await demo.wait(for: "-> 4500 (OVERRIDDEN)", within: 30), "\(demo.printed)")
+        }
+        let local = try configMenu(["set", Self.typing, "5500", "--store", file])
+        try #require(local.status == 0, "\(local.error)")
+        for demo in demos {
+            #expect(try await demo.wait(for: "-> 5500 (OVERRIDDEN)", within: 30), "\(demo.printed)")
+        }
+        let get = try configMenu(["get", Self.typing, "--store", served.base])
+        #expect(get.status == 0 && get.output.contains("5500"), "\(get.output)\(get.error)")
+        // The served file store kept the history, naming the remote writer.
+        let history = try configMenu(["history", "--store", file])
+        #expect(history.output.contains("remote: cli"), "\(history.output)\(history.error)")
+    }
+
+    @Test("writers racing through the served store lose no change")
+    func racingWriters() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try await serve()
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        let stores = try (0..<2).map { _ in try HTTPOverrideStore(url: served.url) }
+        let failures = Locked<[String]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                for thread in 0..<2 {
+                    group.addTask {
+                        for round in 0..<10 {
+                            do {
+                                try store.modify {
+                                    $0["test.writer\(index).t\(thread).r\(round)"] = OverrideEntry(value: "Y")
+                                }
+                            } catch {
+                                failures.withLock { $0.append("\(error)") }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let reader = try HTTPOverrideStore(url: served.url)
+        #expect(reader.reload() == nil)
+        #expect(reader.entries.count == 40, "\(reader.entries.keys.sorted())")
+        // Processes too: five config-menu set at once, each through the server.
+        let runs = try await withThrowingTaskGroup(of: ToolRun.self) { group in
+            for key in Self.toggles {
+                group.addTask { try configMenu(["set", key, "Y", "--store", served.base]) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.error))")
+        #expect(reader.reload() == nil)
+        #expect(reader.entries.count == 45)
+        #expect(Self.toggles.allSatisfy { reader.entry(forKey: $0)?.value == "Y" })
+    }
+
+    @Test("--read-only serves the store but refuses writes with 403, and the client says the server is read-only")
+    func readOnly() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(try configMenu(["set", Self.like, "Y", "--store", file]).status == 0)
+        let served = try await serve(["--read-only"])
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        #expect(served.process.lines.joined().contains("read-only"))
+        let store = try HTTPOverrideStore(url: served.url)
+        #expect(store.reload() == nil)
+        #expect(store.entry(forKey: Self.like)?.value == "Y")
+        #expect(throws: OverrideStoreError.self) { try store.modify { $0[Self.like] = OverrideEntry(value: "N") } }
+        let error = try #require(store.lastError)
+        #expect(error.description.contains("the server is read-only"), "\(error)")
+        #expect(error.description.contains("not saved"), "\(error)")
+        let set = try configMenu(["set", Self.like, "N", "--store", served.base])
+        #expect(set.status != 0)
+        #expect(set.error.contains("read-only"), "\(set.error)")
+        #expect(try configMenu(["get", Self.like, "--store", file]).output.contains("Y"))
+    }
+
+    @Test("a wrong or missing token is refused (401) with a message naming CONFIG_OVERRIDES_TOKEN")
+    func badToken() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let tokenFile = folder.appendingPathComponent("token")
+        let token = "0123456789abcdef0123456789abcdef"
+        try Data((token + "\n").utf8).write(to: tokenFile)
+        let served = try await serve(["--token-file", tokenFile.path])
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        let wrong = try HTTPOverrideStore(url: served.url, token: "not-the-token-at-all", environment: [:])
+        let error = try #require(wrong.reload())
+        #expect(error.description.contains("refused the token"), "\(error)")
+        #expect(error.description.contains("CONFIG_OVERRIDES_TOKEN"), "\(error)")
+        let missing = try configMenu(
+            ["set", Self.like, "Y", "--store", served.base], environment: .changing(["CONFIG_OVERRIDES_TOKEN": nil]))
+        #expect(missing.status != 0 && missing.error.contains("refused the token"), "\(missing.error)")
+        let right = try configMenu(
+            ["set", Self.like, "Y", "--store", served.base], environment: .changing(["CONFIG_OVERRIDES_TOKEN": token]))
+        #expect(right.status == 0, "\(right.error)")
+        let store = try HTTPOverrideStore(url: served.url, environment: ["CONFIG_OVERRIDES_TOKEN": token])
+        #expect(store.reload() == nil)
+        #expect(store.entry(forKey: Self.like)?.value == "Y")
+    }
+
+    @Test(
+        "a server that hangs: a change's outcome is unknown; one that dies: the overrides keep applying, writes fail, live reload is degraded"
+    )
+    func serverGoes() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try await serve()
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        let store = try HTTPOverrideStore(url: served.url, timeout: .seconds(2))
+        let service = LiveConfigurationService(
+            catalog: try DemoConfiguration.makeCatalog(), overrideStore: store, overridePolicy: .allBuilds)
+        try store.modify { $0[Self.typing] = OverrideEntry(value: "4500") }
+        #expect(service.resolution(forKeyNamed: Self.typing)?.value == "4500")
+        #expect(store.liveReloadProblem == nil)
+        // Another writer, seen live through the change stream.
+        #expect(try configMenu(["set", Self.like, "Y", "--store", file]).status == 0)
+        #expect(try await poll(within: 30) { service.resolution(forKeyNamed: Self.like)?.value == "Y" })
+
+        served.process.signal(SIGSTOP)
+        do {
+            try store.modify { $0[Self.typing] = OverrideEntry(value: "6500") }
+            Issue.record("a change to a stopped server succeeded")
+        } catch {
+            #expect(error.kind == .outcomeUnknown, "\(error)")
+            #expect(error.description.contains("may have been saved"), "\(error)")
+        }
+        served.process.signal(SIGCONT)
+        _ = served.process.stop(signal: SIGKILL)
+
+        #expect(try await poll(within: 30) { store.liveReloadProblem != nil })
+        #expect(store.liveReloadProblem?.contains("not arriving") == true, "\(store.liveReloadProblem ?? "")")
+        #expect(service.resolution(forKeyNamed: Self.like)?.value == "Y", "the last overrides keep applying")
+        do {
+            try store.modify { $0[Self.like] = OverrideEntry(value: "N") }
+            Issue.record("a change to a dead server succeeded")
+        } catch {
+            #expect(error.kind == .io, "\(error)")
+            #expect(error.description.contains("not saved"), "\(error)")
+            #expect(error.description.contains(served.base), "\(error)")
+        }
+        #expect(store.lastError != nil)
+        #expect(service.resolution(forKeyNamed: Self.like)?.value == "Y")
+    }
+
+    @Test("store locations: http:// and https:// are stores, look-alikes are refused with the forms")
+    func locations() throws {
+        #expect(OverrideStores.problem(withLocation: "http://127.0.0.1:8016") == nil)
+        #expect(OverrideStores.problem(withLocation: "https://qa.example:8443") == nil)
+        #expect(try OverrideStores.store(for: "http://127.0.0.1:8016") is HTTPOverrideStore)
+        let problem = try #require(OverrideStores.problem(withLocation: "htp://127.0.0.1:8016"))
+        #expect(problem.contains("http://HOST:PORT"), "\(problem)")
+        let withPath = try #require(OverrideStores.problem(withLocation: "http://127.0.0.1:8016/overrides.json"))
+        #expect(withPath.contains("without a path"), "\(withPath)")
+        #expect(throws: OverrideStoreError.self) { _ = try HTTPOverrideStore(url: URL(string: "ftp://x")!) }
+        let store = try HTTPOverrideStore(url: URL(string: "http://user:pw@127.0.0.1:1/")!)
+        #expect(store.location == "http://127.0.0.1:1")
+    }
+}
