@@ -2,6 +2,7 @@ import ConfigurationServer
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationSync
 import ServiceConfigurationTesting
 import SharedTestSupport
 import Testing
@@ -123,6 +124,41 @@ struct RemoteStoreTests {
         raw.writeRawEntry = { store, key, json in try Self.writeRaw(json, forKey: key, into: servers.file(of: store)!) }
         let unknown = await OverrideStoreConformance.run(raw, checks: [.unknownFields])
         #expect(unknown.passed == [.unknownFields], "\(unknown)")
+    }
+
+    @Test(
+        "bounds: an OFREP body over 64 KiB is refused (413), a store's change of 2 MiB is taken, one over 8 MiB is not")
+    func bodyBounds() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let servers = InProcessServers(folder: folder)
+        defer { servers.stopAll() }
+        let (base, _) = try servers.start()
+        let transport = HTTPTransports.system()
+        let evaluation = HTTPRequest(
+            method: "POST", url: base.appendingPathComponent("ofrep/v1/evaluate/flags"),
+            headers: [HTTPHeader("Content-Type", "application/json")],
+            body: Array(#"{"context": {"pad": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 70_000)
+                + Array(#""}}"#.utf8))
+        #expect(try transport.fetch(evaluation, cancellation: nil).head.status == 413)
+
+        let store = try HTTPOverrideStore(url: base)
+        let large = String(repeating: "v", count: 1 << 20)
+        try store.modify {
+            $0["function.a.big"] = OverrideEntry(value: large)
+            $0["function.b.big"] = OverrideEntry(value: large)
+        }
+        #expect(store.reload() == nil)
+        #expect(store.entry(forKey: "function.b.big")?.value.count == 1 << 20)
+        do {
+            try store.modify { entries in
+                for index in 0..<9 { entries["function.c.big\(index)"] = OverrideEntry(value: large) }
+            }
+            Issue.record("a change over 8 MiB was saved")
+        } catch {
+            #expect(error.kind == .limitExceeded, "\(error)")
+        }
+        #expect(store.reload() == nil)
+        #expect(store.entries.count == 2)
     }
 
     // MARK: Processes
@@ -295,5 +331,73 @@ struct RemoteStoreTests {
         #expect(throws: OverrideStoreError.self) { _ = try HTTPOverrideStore(url: URL(string: "ftp://x")!) }
         let store = try HTTPOverrideStore(url: URL(string: "http://user:pw@127.0.0.1:1/")!)
         #expect(store.location == "http://127.0.0.1:1")
+    }
+}
+
+/// The store routes' answers, without sockets: revisions, compare-and-set, refusals.
+@Suite("serve's store routes: revision, compare-and-set, refusals")
+struct StoreEndpointTests {
+    func request(_ method: String, _ path: String, ifMatch: String? = nil, body: String = "") -> HTTPServerRequest {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: h"
+        if let ifMatch { head += "\r\nIf-Match: \(ifMatch)" }
+        var (request, _) = try! HTTPServerRequest.parseHead(Array(head.utf8)[...])
+        request.body = Array(body.utf8)
+        return request
+    }
+
+    func json(_ response: HTTPServerResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test("GET gives the entries as the file holds them and their revision; POST needs it, 412 on a stale one")
+    func compareAndSet() throws {
+        let store = InMemoryOverrideStore(entries: ["a.b": OverrideEntry(value: "Y", note: "QA 12")])
+        let endpoint = StoreEndpoint(store: store, readOnly: false)
+        let read = endpoint.respond(to: request("GET", StoreEndpoint.overridesPath))
+        #expect(read.status == 200)
+        let first = try json(read)
+        let revision = try #require(first["revision"] as? String)
+        #expect(read.headers.contains { $0.name == "ETag" && $0.value == "\"\(revision)\"" })
+        let entries = try #require(first["entries"] as? [String: [String: Any]])
+        #expect(entries["a.b"]?["value"] as? String == "Y")
+        #expect(entries["a.b"]?["note"] as? String == "QA 12")
+
+        let change =
+            #"{"entries": {"a.b": {"value": "N"}, "c.d": {"value": "1", "newField": [1]}}, "reason": {"action": "set", "origin": "phone"}}"#
+        #expect(endpoint.respond(to: request("POST", StoreEndpoint.overridesPath, body: change)).status == 428)
+        let saved = endpoint.respond(
+            to: request("POST", StoreEndpoint.overridesPath, ifMatch: "\"\(revision)\"", body: change))
+        #expect(saved.status == 200, "\(String(decoding: saved.body, as: UTF8.self))")
+        #expect(store.entry(forKey: "a.b")?.value == "N")
+        #expect(store.entry(forKey: "c.d")?.preservedFields["newField"] == "[1]")
+        #expect(store.history().records.last?.reason.detail == "remote: phone")
+        let newRevision = try #require(try json(saved)["revision"] as? String)
+        #expect(newRevision != revision)
+
+        let stale = endpoint.respond(to: request("POST", StoreEndpoint.overridesPath, ifMatch: revision, body: change))
+        #expect(stale.status == 412)
+        #expect(try json(stale)["revision"] as? String == newRevision, "412 carries the current state")
+        #expect(store.entries.count == 2)
+
+        let broken = endpoint.respond(
+            to: request("POST", StoreEndpoint.overridesPath, ifMatch: newRevision, body: #"{"entries": {"x": 1}}"#))
+        #expect(broken.status == 400)
+        #expect(endpoint.respond(to: request("DELETE", StoreEndpoint.overridesPath)).status == 405)
+        #expect(endpoint.respond(to: request("GET", "/store/v1/overrides.json")).status == 404)
+        #expect(endpoint.respond(to: request("GET", "/store/v1/../../etc/passwd")).status == 404)
+    }
+
+    @Test("read-only: reads are served, every change is refused with 403 and a message saying so")
+    func readOnly() throws {
+        let store = InMemoryOverrideStore(entries: ["a.b": OverrideEntry(value: "Y")])
+        let endpoint = StoreEndpoint(store: store, readOnly: true)
+        let read = endpoint.respond(to: request("GET", StoreEndpoint.overridesPath))
+        #expect(read.status == 200)
+        let revision = try #require(try json(read)["revision"] as? String)
+        let refused = endpoint.respond(
+            to: request("POST", StoreEndpoint.overridesPath, ifMatch: revision, body: #"{"entries": {}}"#))
+        #expect(refused.status == 403)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("read-only"))
+        #expect(store.entries.count == 1)
     }
 }
