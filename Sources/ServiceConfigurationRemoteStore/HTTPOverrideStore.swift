@@ -29,8 +29,8 @@ import ServiceConfigurationSync
 /// The token of a server that needs one comes from `CONFIG_OVERRIDES_TOKEN` and travels as `Authorization: Bearer`
 /// (in clear over `http://`: use a network you trust, or `https://` through a proxy that terminates TLS). Entries
 /// travel exactly as the store file holds them, so fields this build does not know round-trip. The store keeps no
-/// history of its own (the server's store does) and lists no problems: entries the server's store quarantined stay
-/// there, untouched.
+/// history of its own (the server's store does, naming this store's ``origin``); ``problems`` are the server
+/// store's.
 public final class HTTPOverrideStore: OverrideStore {
     /// The environment variable holding the server's token (`config-menu serve` prints it, or reads it with
     /// `--token-file`).
@@ -58,6 +58,7 @@ public final class HTTPOverrideStore: OverrideStore {
     private struct State: Sendable {
         var entries: [String: OverrideEntry] = [:]
         var revision: String?
+        var problems: [OverrideStoreProblem] = []
         var lastError: OverrideStoreError?
         var liveReloadProblem: String?
         var watching: HTTPCancellation?
@@ -123,8 +124,8 @@ public final class HTTPOverrideStore: OverrideStore {
     /// The override of `key`, as last read or written.
     public func entry(forKey key: String) -> OverrideEntry? { state.withLock { $0.entries[key] } }
 
-    /// None: the server's store keeps the entries it cannot use, and reports them itself.
-    public var problems: [OverrideStoreProblem] { [] }
+    /// The entries the server's store keeps without applying them, and metadata it could not read, as last read.
+    public var problems: [OverrideStoreProblem] { state.withLock { $0.problems } }
 
     /// The last problem reading or writing, or `nil` when the last read or write succeeded.
     public var lastError: OverrideStoreError? { state.withLock { $0.lastError } }
@@ -137,8 +138,8 @@ public final class HTTPOverrideStore: OverrideStore {
     @discardableResult
     public func reload() -> OverrideStoreError? {
         do throws(OverrideStoreError) {
-            let (entries, revision) = try fetch()
-            apply(entries, revision: revision)
+            let read = try fetch()
+            apply(read)
             state.withLock { $0.lastError = nil }
             return nil
         } catch {
@@ -147,8 +148,15 @@ public final class HTTPOverrideStore: OverrideStore {
         }
     }
 
+    /// What the server answers with: its entries, their revision, its problems.
+    private struct Read: Sendable {
+        var entries: [String: OverrideEntry]
+        var revision: String
+        var problems: [OverrideStoreProblem]
+    }
+
     /// The entries and revision the server holds now.
-    private func fetch() throws(OverrideStoreError) -> ([String: OverrideEntry], String) {
+    private func fetch() throws(OverrideStoreError) -> Read {
         let response: HTTPResponse
         do {
             response = try transport.fetch(request("GET", overridesURL), cancellation: nil)
@@ -164,8 +172,8 @@ public final class HTTPOverrideStore: OverrideStore {
 
     private static let keptNote = "; the overrides last read keep applying"
 
-    /// `{"revision": REV, "entries": {KEY: ENTRY, …}}`.
-    private func parse(_ body: Data) throws(OverrideStoreError) -> ([String: OverrideEntry], String) {
+    /// `{"revision": REV, "entries": {KEY: ENTRY, …}, "problems": […]}`.
+    private func parse(_ body: Data) throws(OverrideStoreError) -> Read {
         let invalid = OverrideStoreError(
             url: url, kind: .io,
             problem: "the server's answer is not a store's overrides (is it a config-menu serve?)\(Self.keptNote)")
@@ -181,12 +189,27 @@ public final class HTTPOverrideStore: OverrideStore {
                 entries[member.key] = entry
             }
         }
-        return (entries, revision)
+        var problems: [OverrideStoreProblem] = []
+        if case .array(let listed)? = members.first(where: { $0.key == "problems" })?.value {
+            for case .object(let fields) in listed {
+                func text(_ name: String) -> String? {
+                    guard case .string(let value)? = fields.first(where: { $0.key == name })?.value else { return nil }
+                    return value
+                }
+                guard let key = text("key"), let reason = text("reason") else { continue }
+                problems.append(
+                    OverrideStoreProblem(
+                        key: key, field: text("field"), reason: reason, storedJSON: text("storedJSON") ?? ""))
+            }
+        }
+        return Read(entries: entries, revision: revision, problems: problems)
     }
 
-    /// Takes `entries` as the store's, and notifies observers of the keys that changed.
-    private func apply(_ entries: [String: OverrideEntry], revision: String) {
+    /// Takes what the server answered as the store's, and notifies observers of the keys that changed.
+    private func apply(_ read: Read) {
+        let (entries, revision) = (read.entries, read.revision)
         let change = state.withLock { state -> OverrideStoreChange? in
+            state.problems = read.problems
             var changes: [String: OverrideEntry?] = [:]
             for key in Set(state.entries.keys).union(entries.keys) where state.entries[key] != entries[key] {
                 changes[key] = entries[key]
@@ -213,8 +236,8 @@ public final class HTTPOverrideStore: OverrideStore {
     public func modify(
         _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
     ) throws(OverrideStoreError) {
-        var known: ([String: OverrideEntry], String)? = state.withLock { state in
-            state.revision.map { (state.entries, $0) }
+        var known: Read? = state.withLock { state in
+            state.revision.map { Read(entries: state.entries, revision: $0, problems: state.problems) }
         }
         var attempt = 0
         let started = ContinuousClock.now
@@ -223,10 +246,11 @@ public final class HTTPOverrideStore: OverrideStore {
             let base: [String: OverrideEntry]
             let revision: String
             if let known {
-                (base, revision) = known
+                (base, revision) = (known.entries, known.revision)
             } else {
-                (base, revision) = try recorded { () throws(OverrideStoreError) in try fetch() }
-                apply(base, revision: revision)
+                let read = try recorded { () throws(OverrideStoreError) in try fetch() }
+                apply(read)
+                (base, revision) = (read.entries, read.revision)
             }
             var changed = base
             do {
@@ -248,13 +272,12 @@ public final class HTTPOverrideStore: OverrideStore {
             let response = try recorded { () throws(OverrideStoreError) in try send(changed, revision, reason) }
             switch response.head.status {
             case 200:
-                let (entries, revision) = try recorded { () throws(OverrideStoreError) in try parse(response.body) }
-                apply(entries, revision: revision)
+                apply(try recorded { () throws(OverrideStoreError) in try parse(response.body) })
                 state.withLock { $0.lastError = nil }
                 return
             case 412:
                 let current = try recorded { () throws(OverrideStoreError) in try parse(response.body) }
-                apply(current.0, revision: current.1)
+                apply(current)
                 guard ContinuousClock.now - started < Self.conflictTimeout else {
                     throw record(
                         OverrideStoreError(
@@ -291,9 +314,15 @@ public final class HTTPOverrideStore: OverrideStore {
         if let undoes = reason.undoes { fields.append(("undoes", .string(undoes))) }
         JSONWriter.append(.object(fields), to: &body)
         body.append(UInt8(ascii: "}"))
-        var post = request("POST", overridesURL, body: body)
+        var change = request("POST", overridesURL, body: body)
+        change.headers.append(HTTPHeader("If-Match", "\"\(revision)\""))
+        return try post(change)
+    }
+
+    /// Sends a change; a failure says whether it may have landed.
+    private func post(_ post: HTTPRequest) throws(OverrideStoreError) -> HTTPResponse {
+        var post = post
         post.headers.append(HTTPHeader("Content-Type", "application/json"))
-        post.headers.append(HTTPHeader("If-Match", "\"\(revision)\""))
         do {
             return try transport.fetch(post, cancellation: nil)
         } catch {
@@ -373,14 +402,26 @@ public final class HTTPOverrideStore: OverrideStore {
         }
     }
 
-    /// Removes the override of `key`.
+    /// Removes the override of `key`, including an entry the server's store keeps without applying it.
     public func removeValue(forKey key: String) throws(OverrideStoreError) {
-        try modify(OverrideChangeReason(.reset)) { $0[key] = nil }
+        var body: [UInt8] = []
+        JSONWriter.append(.object([("remove", .string(key))]), to: &body)
+        try remove(body)
     }
 
-    /// Removes every override.
+    /// Removes every override, including entries the server's store keeps without applying them.
     public func removeAll() throws(OverrideStoreError) {
-        try modify(OverrideChangeReason(.reset)) { $0.removeAll() }
+        try remove(Array(#"{"removeAll": true}"#.utf8))
+    }
+
+    /// Sends a removal, which needs no revision: removing is the same whatever the store holds.
+    private func remove(_ body: [UInt8]) throws(OverrideStoreError) {
+        let response = try recorded { () throws(OverrideStoreError) in
+            try post(request("POST", overridesURL, body: body))
+        }
+        guard response.head.status == 200 else { throw record(statusError(response, doing: "not saved", suffix: "")) }
+        apply(try recorded { () throws(OverrideStoreError) in try parse(response.body) })
+        state.withLock { $0.lastError = nil }
     }
 
     /// Calls `handler` after every change, made here or read from the server, with the keys that changed.

@@ -6,12 +6,15 @@ import ServiceConfigurationFiles
 /// `config-menu serve`'s override store: the store the command opened (normally a file store, which keeps the
 /// journal since it is the one writer), read and changed over HTTP by `HTTPOverrideStore` on other devices.
 ///
-/// - `GET /store/v1/overrides`: `{"revision": REV, "entries": {KEY: ENTRY, …}}`, each entry exactly as a line of the
-///   store file holds it; the revision (a digest of the entries) is also the ETag.
+/// - `GET /store/v1/overrides`: `{"revision": REV, "entries": {KEY: ENTRY, …}, "problems": […]}`, each entry exactly
+///   as a line of the store file holds it, and the entries the store keeps without applying them; the revision (a
+///   digest of the entries) is also the ETag.
 /// - `POST /store/v1/overrides` with `If-Match: REV` and `{"entries": {…}, "reason": {"action": …, "detail": …,
 ///   "origin": …}}`: the complete new entries, applied with the store's `modify` only if the entries there still have
 ///   revision `REV` (compared inside `modify`, so under the store's lock): 200 with the new state, else 412 with the
-///   current one. 403 when the server is read-only.
+///   current one. `{"remove": KEY}` and `{"removeAll": true}` (no `If-Match`) remove a key or everything, entries the
+///   store quarantined included, as the store's `removeValue(forKey:)` and `removeAll()` do. 403 when the server is
+///   read-only.
 /// - `GET /store/v1/events`: server-sent events: `ready` at once and `store-changed` after each change, each with
 ///   `{"revision": REV}`, a comment every 15 seconds when quiet.
 ///
@@ -66,12 +69,20 @@ package final class StoreEndpoint: Sendable {
             revision = OFREPState.digest(bytes)
         }
 
-        /// `{"revision": REV, "entries": {…}}`.
-        package var body: [UInt8] {
+        /// `{"revision": REV, "entries": {…}, "problems": […]}`.
+        package func body(problems: [OverrideStoreProblem]) -> [UInt8] {
             var bytes = Array(#"{"revision":"#.utf8)
             JSONWriter.appendString(revision, to: &bytes)
             bytes += Array(#","entries":"#.utf8)
             bytes += entries
+            bytes += Array(#","problems":"#.utf8)
+            let listed = problems.map { problem -> JSONValue in
+                .object([
+                    ("key", .string(problem.key)), ("field", problem.field.map(JSONValue.string) ?? .null),
+                    ("reason", .string(problem.reason)), ("storedJSON", .string(problem.storedJSON)),
+                ])
+            }
+            JSONWriter.append(.array(listed), to: &bytes)
             bytes.append(UInt8(ascii: "}"))
             return bytes
         }
@@ -97,8 +108,7 @@ package final class StoreEndpoint: Sendable {
         switch request.method {
         case "GET":
             store.reload()
-            let snapshot = Snapshot(store.entries)
-            return Self.answer(200, snapshot)
+            return answer(200, Snapshot(store.entries))
         case "POST", "PUT":
             return write(request)
         default:
@@ -108,10 +118,10 @@ package final class StoreEndpoint: Sendable {
         }
     }
 
-    private static func answer(_ status: Int, _ snapshot: Snapshot) -> HTTPServerResponse {
+    private func answer(_ status: Int, _ snapshot: Snapshot) -> HTTPServerResponse {
         HTTPServerResponse(
             status: status, headers: [("Content-Type", "application/json"), ("ETag", snapshot.etag)],
-            body: snapshot.body)
+            body: snapshot.body(problems: store.problems))
     }
 
     private struct Conflict: Error {}
@@ -122,6 +132,14 @@ package final class StoreEndpoint: Sendable {
                 403,
                 OFREPServer.error(
                     "READ_ONLY", "this server is read-only (config-menu serve --read-only): changes are refused"))
+        }
+        if let removal = Self.removal(request.body) {
+            do {
+                if let key = removal { try store.removeValue(forKey: key) } else { try store.removeAll() }
+            } catch {
+                return .json(500, OFREPServer.error("STORE_ERROR", error.description))
+            }
+            return answer(200, Snapshot(store.entries))
         }
         guard let match = request.headers["if-match"] else {
             return .json(
@@ -148,7 +166,7 @@ package final class StoreEndpoint: Sendable {
                 applied = Snapshot(change.entries)
             }
         } catch {
-            if let conflict { return Self.answer(412, conflict) }
+            if let conflict { return answer(412, conflict) }
             let status =
                 switch error.kind {
                 case .limitExceeded: 413
@@ -157,7 +175,16 @@ package final class StoreEndpoint: Sendable {
                 }
             return .json(status, OFREPServer.error("STORE_ERROR", error.description))
         }
-        return Self.answer(200, applied ?? Snapshot(store.entries))
+        return answer(200, applied ?? Snapshot(store.entries))
+    }
+
+    /// For a removal (`{"remove": KEY}`, `{"removeAll": true}`): the key, or `nil` for every key; `nil` (no removal)
+    /// for any other body.
+    private static func removal(_ body: [UInt8]) -> String?? {
+        guard case .object(let members)? = try? StrictJSON.parse(body, maximumDepth: 64) else { return nil }
+        if case .string(let key)? = members.first(where: { $0.key == "remove" })?.value { return .some(key) }
+        if case .bool(true)? = members.first(where: { $0.key == "removeAll" })?.value { return .some(nil) }
+        return nil
     }
 
     private struct ChangeProblem: Error, CustomStringConvertible {
