@@ -160,12 +160,17 @@ struct RemoteStoreTests {
 
     // MARK: Processes
 
-    @Test("two config-demo on --store http:// see a set made through the server and one made on its file")
+    @Test(
+        "two config-demo (--store http://, CONFIG_OVERRIDES_STORE=http://) see a set made through the server and one on its file; when serve dies they keep the values and say so"
+    )
     func twoDemos() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let served = try await serve()
         defer { _ = served.process.stop(signal: SIGKILL) }
-        let demos = try (0..<2).map { _ in try DemoProcess(arguments: ["--store", served.base]) }
+        let demos = [
+            try DemoProcess(arguments: ["--store", served.base]),
+            try DemoProcess(arguments: [], environment: ["CONFIG_OVERRIDES_STORE": served.base]),
+        ]
         defer { for demo in demos { demo.child.signal(SIGKILL) } }
         for demo in demos {
             #expect(try await demo.wait(for: "config-demo: watching \(served.base)", within: 60), "\(demo.printed)")
@@ -185,6 +190,12 @@ struct RemoteStoreTests {
         // The served file store kept the history, naming the remote writer.
         let history = try configMenu(["history", "--store", file])
         #expect(history.output.contains("remote: cli"), "\(history.output)\(history.error)")
+
+        _ = served.process.stop(signal: SIGKILL)
+        for demo in demos {
+            #expect(try await demo.wait(for: "store problem: live reload degraded", within: 30), "\(demo.printed)")
+            #expect(demo.child.hasExited == false)
+        }
     }
 
     @Test("writers racing through the served store lose no change")
