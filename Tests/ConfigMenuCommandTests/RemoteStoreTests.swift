@@ -327,6 +327,37 @@ struct RemoteStoreTests {
         #expect(service.resolution(forKeyNamed: Self.like)?.value == "Y")
     }
 
+    @Test("https:// through a TLS proxy: the CA file from CONFIG_OVERRIDES_CA_FILE is trusted, changes arrive live")
+    func https() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try await serve()
+        defer { _ = served.process.stop(signal: SIGKILL) }
+        let pair = try TestCertificates.selfSigned(in: folder)
+        let proxy = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                ServeCommandTests.fixtures.appendingPathComponent("tls_proxy.py").path, String(served.port),
+                pair.certificate.path, pair.key.path,
+            ])
+        defer { _ = proxy.stop(signal: SIGKILL) }
+        let port = try #require(proxy.line(startingWith: "", within: 30).flatMap { Int($0) }, "\(proxy.printed)")
+        let url = URL(string: "https://127.0.0.1:\(port)")!
+
+        let untrusted = try HTTPOverrideStore(url: url, environment: [:])
+        let refused = try #require(untrusted.reload())
+        #expect(refused.description.contains("cannot read the overrides"), "\(refused)")
+
+        let store = try HTTPOverrideStore(
+            url: url, environment: [HTTPOverrideStore.certificateAuthorityEnvironmentVariable: pair.certificate.path])
+        let service = LiveConfigurationService(
+            catalog: try DemoConfiguration.makeCatalog(), overrideStore: store, overridePolicy: .allBuilds)
+        #expect(store.lastError == nil, "\(store.lastError.map(String.init(describing:)) ?? "")")
+        try store.modify { $0[Self.typing] = OverrideEntry(value: "4500") }
+        #expect(try configMenu(["get", Self.typing, "--store", file]).output.contains("4500"))
+        #expect(try configMenu(["set", Self.like, "Y", "--store", file]).status == 0)
+        #expect(try await poll(within: 30) { service.resolution(forKeyNamed: Self.like)?.value == "Y" })
+    }
+
     @Test("store locations: http:// and https:// are stores, look-alikes are refused with the forms")
     func locations() throws {
         #expect(OverrideStores.problem(withLocation: "http://127.0.0.1:8016") == nil)
