@@ -127,21 +127,22 @@ public final class HTTPOverrideStore: OverrideStore {
     /// The entries the server's store keeps without applying them, and metadata it could not read, as last read.
     public var problems: [OverrideStoreProblem] { state.withLock { $0.problems } }
 
-    /// The last problem reading or writing, or `nil` when the last read or write succeeded.
+    /// The last problem reading or writing, or `nil` when the last read or write succeeded; a problem of the server's
+    /// own store (a corrupt file) comes with its kind, after `the served store:`.
     public var lastError: OverrideStoreError? { state.withLock { $0.lastError } }
 
     /// Why changes made on the server are not arriving now (its change stream broke and is being set up again).
     public var liveReloadProblem: String? { state.withLock { $0.liveReloadProblem } }
 
     /// Reads the entries from the server and notifies observers of the keys that changed; returns the problem, if
-    /// any. When the server cannot be reached the entries last read stay.
+    /// any (the server's, or its store's). When the server cannot be reached the entries last read stay.
     @discardableResult
     public func reload() -> OverrideStoreError? {
         do throws(OverrideStoreError) {
             let read = try fetch()
             apply(read)
-            state.withLock { $0.lastError = nil }
-            return nil
+            // A corrupt file moved aside is a notice (kept in lastError), not a problem of this read.
+            return read.storeError?.preservedAt == nil ? read.storeError : nil
         } catch {
             state.withLock { $0.lastError = error }
             return error
@@ -153,6 +154,8 @@ public final class HTTPOverrideStore: OverrideStore {
         var entries: [String: OverrideEntry]
         var revision: String
         var problems: [OverrideStoreProblem]
+        /// Why the server's store could not be read or written as a whole, if so.
+        var storeError: OverrideStoreError? = nil
     }
 
     /// The entries and revision the server holds now.
@@ -202,7 +205,22 @@ public final class HTTPOverrideStore: OverrideStore {
                         key: key, field: text("field"), reason: reason, storedJSON: text("storedJSON") ?? ""))
             }
         }
-        return Read(entries: entries, revision: revision, problems: problems)
+        var storeError: OverrideStoreError?
+        if case .object(let fields)? = members.first(where: { $0.key == "storeError" })?.value,
+            case .string(let problem)? = fields.first(where: { $0.key == "problem" })?.value
+        {
+            var kind = OverrideStoreError.Kind.io
+            if case .string(let name)? = fields.first(where: { $0.key == "kind" })?.value {
+                kind = OverrideStoreError.Kind(rawValue: name) ?? .io
+            }
+            var preservedAt: URL?
+            if case .string(let path)? = fields.first(where: { $0.key == "preservedAt" })?.value {
+                preservedAt = URL(fileURLWithPath: path)
+            }
+            storeError = OverrideStoreError(
+                url: url, kind: kind, problem: "the served store: \(problem)", preservedAt: preservedAt)
+        }
+        return Read(entries: entries, revision: revision, problems: problems, storeError: storeError)
     }
 
     /// Takes what the server answered as the store's, and notifies observers of the keys that changed.
@@ -210,6 +228,7 @@ public final class HTTPOverrideStore: OverrideStore {
         let (entries, revision) = (read.entries, read.revision)
         let change = state.withLock { state -> OverrideStoreChange? in
             state.problems = read.problems
+            state.lastError = read.storeError
             var changes: [String: OverrideEntry?] = [:]
             for key in Set(state.entries.keys).union(entries.keys) where state.entries[key] != entries[key] {
                 changes[key] = entries[key]
@@ -273,7 +292,6 @@ public final class HTTPOverrideStore: OverrideStore {
             switch response.head.status {
             case 200:
                 apply(try recorded { () throws(OverrideStoreError) in try parse(response.body) })
-                state.withLock { $0.lastError = nil }
                 return
             case 412:
                 let current = try recorded { () throws(OverrideStoreError) in try parse(response.body) }
@@ -421,7 +439,6 @@ public final class HTTPOverrideStore: OverrideStore {
         }
         guard response.head.status == 200 else { throw record(statusError(response, doing: "not saved", suffix: "")) }
         apply(try recorded { () throws(OverrideStoreError) in try parse(response.body) })
-        state.withLock { $0.lastError = nil }
     }
 
     /// Calls `handler` after every change, made here or read from the server, with the keys that changed.

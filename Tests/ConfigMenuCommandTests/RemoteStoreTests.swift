@@ -158,6 +158,31 @@ struct RemoteStoreTests {
         #expect(store.entries.count == 2)
     }
 
+    @Test(
+        "a corrupt file behind the server: the client's lastError says so, with the kind corrupt, and no override applies"
+    )
+    func corruptServedFile() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let servers = InProcessServers(folder: folder)
+        defer { servers.stopAll() }
+        let (base, file) = try servers.start()
+        let store = try HTTPOverrideStore(url: base)
+        try store.modify { $0[Self.like] = OverrideEntry(value: "Y") }
+        #expect(store.lastError == nil)
+        try Data("{not json".utf8).write(to: file)
+        let error = try #require(store.reload())
+        #expect(error.kind == .corrupt, "\(error)")
+        #expect(error.description.contains("the served store:"), "\(error)")
+        #expect(store.entries.isEmpty)
+        #expect(store.lastError == error)
+        // A change replaces it: the file store moves the corrupt file aside, and says so.
+        try store.modify { $0[Self.like] = OverrideEntry(value: "N") }
+        #expect(store.reload() == nil)
+        #expect(store.entry(forKey: Self.like)?.value == "N")
+        #expect(store.lastError?.preservedAt != nil, "\(store.lastError.map(String.init(describing:)) ?? "")")
+        #expect(store.lastError?.description.contains("moved aside") == true)
+    }
+
     // MARK: Processes
 
     @Test(

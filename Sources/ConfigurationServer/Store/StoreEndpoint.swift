@@ -69,8 +69,10 @@ package final class StoreEndpoint: Sendable {
             revision = OFREPState.digest(bytes)
         }
 
-        /// `{"revision": REV, "entries": {…}, "problems": […]}`.
-        package func body(problems: [OverrideStoreProblem]) -> [UInt8] {
+        /// `{"revision": REV, "entries": {…}, "problems": […]}`, and `"storeError": {"kind": …, "problem": …,
+        /// "preservedAt": …}` when the store could not be read or written as a whole (a corrupt file: its overrides do
+        /// not apply), or moved a corrupt file aside (`preservedAt`, the path on the server's machine).
+        package func body(problems: [OverrideStoreProblem], error: OverrideStoreError?) -> [UInt8] {
             var bytes = Array(#"{"revision":"#.utf8)
             JSONWriter.appendString(revision, to: &bytes)
             bytes += Array(#","entries":"#.utf8)
@@ -83,6 +85,14 @@ package final class StoreEndpoint: Sendable {
                 ])
             }
             JSONWriter.append(.array(listed), to: &bytes)
+            if let error {
+                bytes += Array(#","storeError":"#.utf8)
+                var fields: [(key: String, value: JSONValue)] = [
+                    ("kind", .string(error.kind.rawValue)), ("problem", .string(error.problem)),
+                ]
+                if let preservedAt = error.preservedAt { fields.append(("preservedAt", .string(preservedAt.path))) }
+                JSONWriter.append(.object(fields), to: &bytes)
+            }
             bytes.append(UInt8(ascii: "}"))
             return bytes
         }
@@ -121,7 +131,7 @@ package final class StoreEndpoint: Sendable {
     private func answer(_ status: Int, _ snapshot: Snapshot) -> HTTPServerResponse {
         HTTPServerResponse(
             status: status, headers: [("Content-Type", "application/json"), ("ETag", snapshot.etag)],
-            body: snapshot.body(problems: store.problems))
+            body: snapshot.body(problems: store.problems, error: store.lastError))
     }
 
     private struct Conflict: Error {}
