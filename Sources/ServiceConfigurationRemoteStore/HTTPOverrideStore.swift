@@ -162,7 +162,7 @@ public final class HTTPOverrideStore: OverrideStore {
     private func fetch() throws(OverrideStoreError) -> Read {
         let response: HTTPResponse
         do {
-            response = try transport.fetch(request("GET", overridesURL), cancellation: nil)
+            response = try exchange(request("GET", overridesURL))
         } catch {
             throw OverrideStoreError(
                 url: url, kind: .io, problem: "cannot read the overrides: \(error.reason)\(Self.keptNote)")
@@ -342,7 +342,7 @@ public final class HTTPOverrideStore: OverrideStore {
         var post = post
         post.headers.append(HTTPHeader("Content-Type", "application/json"))
         do {
-            return try transport.fetch(post, cancellation: nil)
+            return try exchange(post)
         } catch {
             guard Self.neverSent(error) else {
                 throw OverrideStoreError(
@@ -355,6 +355,24 @@ public final class HTTPOverrideStore: OverrideStore {
                 url: url, kind: .io, problem: "not saved: the server cannot be reached: \(error.reason)")
         }
     }
+
+    /// Sends `request`; an answer that the server is busy (429 over its rate, 503 with too many connections, both
+    /// before reading the request) is waited out as `Retry-After` says (at most a second each time), for up to
+    /// ``busyTimeout``.
+    private func exchange(_ request: HTTPRequest) throws(HTTPTransportError) -> HTTPResponse {
+        let started = ContinuousClock.now
+        while true {
+            let response = try transport.fetch(request, cancellation: nil)
+            guard response.head.status == 429 || response.head.status == 503,
+                ContinuousClock.now - started < Self.busyTimeout
+            else { return response }
+            let wait = response.head.header("Retry-After").flatMap(Double.init) ?? 0.2
+            Thread.sleep(forTimeInterval: min(max(wait, 0.05), 1) * Double.random(in: 0.5...1))
+        }
+    }
+
+    /// How long a request waits out a busy server.
+    static let busyTimeout: Duration = .seconds(5)
 
     /// Whether a failed exchange certainly never reached the server (no connection was made).
     private static func neverSent(_ error: HTTPTransportError) -> Bool {

@@ -58,14 +58,17 @@ struct RemoteStoreTests {
         init(folder: URL) { self.folder = folder }
 
         /// A new server on a new, empty file store; returns its address.
-        func start() throws -> (base: URL, file: URL) {
+        func start(requestsPerSecond: Double = 100, burst: Double = 200) throws -> (base: URL, file: URL) {
             let file = folder.appendingPathComponent(UUID().uuidString).appendingPathComponent("overrides.json")
             let store = FileOverrideStore(url: file)
             let service = LiveConfigurationService(
                 catalog: try DemoConfiguration.makeCatalog(), overrideStore: store, overridePolicy: .allBuilds)
+            var configuration = OFREPServer.Configuration(
+                address: try HTTPSocket.Address(parsing: "127.0.0.1:0"), token: nil)
+            configuration.requestsPerSecond = requestsPerSecond
+            configuration.burst = burst
             let server = try OFREPServer(
-                catalog: try DemoConfiguration.makeCatalog(), service: service,
-                configuration: .init(address: try HTTPSocket.Address(parsing: "127.0.0.1:0"), token: nil),
+                catalog: try DemoConfiguration.makeCatalog(), service: service, configuration: configuration,
                 store: store)
             Thread { _ = server.run() }.start()
             let base = "http://\(server.address)"
@@ -181,6 +184,21 @@ struct RemoteStoreTests {
         #expect(store.entry(forKey: Self.like)?.value == "N")
         #expect(store.lastError?.preservedAt != nil, "\(store.lastError.map(String.init(describing:)) ?? "")")
         #expect(store.lastError?.description.contains("moved aside") == true)
+    }
+
+    @Test("a busy server (429 over its rate) is waited out as Retry-After says: no change fails for it")
+    func busyServer() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let servers = InProcessServers(folder: folder)
+        defer { servers.stopAll() }
+        let (base, _) = try servers.start(requestsPerSecond: 20, burst: 2)
+        let store = try HTTPOverrideStore(url: base)
+        for index in 0..<15 {
+            try store.modify { $0["function.busy.k\(index)"] = OverrideEntry(value: "Y") }
+        }
+        let reader = try HTTPOverrideStore(url: base)
+        #expect(reader.reload() == nil)
+        #expect(reader.entries.count == 15)
     }
 
     // MARK: Processes
