@@ -6,6 +6,7 @@ import Foundation
 import ServiceConfiguration
 import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
+import ServiceConfigurationRemoteStore
 
 #if canImport(Glibc)
     import Glibc

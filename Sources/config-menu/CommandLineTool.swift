@@ -4,6 +4,7 @@ import Foundation
 import ServiceConfiguration
 import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
+import ServiceConfigurationRemoteStore
 
 /// Exit codes, documented in `config-menu --help` and the README.
 enum ExitCode: Int32 {

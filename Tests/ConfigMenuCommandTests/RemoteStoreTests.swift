@@ -2,6 +2,7 @@ import ConfigurationServer
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationRemoteStore
 import ServiceConfigurationSync
 import ServiceConfigurationTesting
 import SharedTestSupport
