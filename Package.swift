@@ -11,7 +11,7 @@ let swiftSettings: [SwiftSetting] = [
 /// trait off the umbrella leaves out the file store and etcd (which the tools still need).
 let library: [Target.Dependency] = [
     "ServiceConfiguration", "ServiceConfigurationFiles", "ServiceConfigurationFileStore", "ServiceConfigurationSync",
-    "ServiceConfigurationEtcd",
+    "ServiceConfigurationEtcd", "ServiceConfigurationRemoteStore",
 ]
 
 /// A swift-syntax product, used only with the `Macros` trait: without it SwiftPM neither fetches nor builds
@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "ServiceConfigurationFileStore", targets: ["ServiceConfigurationFileStore"]),
         .library(name: "ServiceConfigurationSync", targets: ["ServiceConfigurationSync"]),
         .library(name: "ServiceConfigurationEtcd", targets: ["ServiceConfigurationEtcd"]),
+        .library(name: "ServiceConfigurationRemoteStore", targets: ["ServiceConfigurationRemoteStore"]),
         .library(name: "ServiceConfigurationTesting", targets: ["ServiceConfigurationTesting"]),
         .library(name: "ServiceConfigurationSyncTesting", targets: ["ServiceConfigurationSyncTesting"]),
         .library(name: "ServiceConfigurationMacros", targets: ["ServiceConfigurationMacros"]),
@@ -84,11 +85,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The override store of a `config-menu serve` reached over HTTP (`http://HOST:PORT`): the file store's entry
+        // encoding on sync's HTTP transport.
+        .target(
+            name: "ServiceConfigurationRemoteStore",
+            dependencies: [
+                "ServiceConfigurationCore", "ServiceConfigurationFiles", "ServiceConfigurationFileStore",
+                "ServiceConfigurationSync",
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ServiceConfigurationEtcd",
             dependencies: [
                 "ServiceConfigurationCore", "ServiceConfigurationFiles", "ServiceConfigurationFileStore",
-                "ServiceConfigurationSync",
+                "ServiceConfigurationSync", "ServiceConfigurationRemoteStore",
             ],
             swiftSettings: swiftSettings
         ),
@@ -100,6 +111,7 @@ let package = Package(
                 "ServiceConfigurationCore", "ServiceConfigurationSync",
                 .target(name: "ServiceConfigurationFileStore", condition: .when(traits: ["DebugOverrides"])),
                 .target(name: "ServiceConfigurationEtcd", condition: .when(traits: ["DebugOverrides"])),
+                .target(name: "ServiceConfigurationRemoteStore", condition: .when(traits: ["DebugOverrides"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -130,7 +142,7 @@ let package = Package(
         // server of its own (sockets, threads). Not a product: the tools use it.
         .target(
             name: "ConfigurationServer",
-            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationFiles"],
+            dependencies: ["ServiceConfigurationCore", "ServiceConfigurationFiles", "ServiceConfigurationFileStore"],
             swiftSettings: swiftSettings
         ),
         // The macros: their declarations (a library app modules import) and their implementation (a compiler

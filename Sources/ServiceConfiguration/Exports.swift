@@ -11,4 +11,5 @@
 #if DebugOverrides
     @_exported public import ServiceConfigurationEtcd
     @_exported public import ServiceConfigurationFileStore
+    @_exported public import ServiceConfigurationRemoteStore
 #endif

@@ -6,6 +6,7 @@ import Foundation
 import ServiceConfiguration
 import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
+import ServiceConfigurationRemoteStore
 
 #if canImport(Glibc)
     import Glibc
@@ -95,8 +96,9 @@ let etcdEnvironment: [String: String] = {
     environment[EtcdEndpoint.certificateAuthorityVariable] = file
     return environment
 }()
-// A file, or overrides shared through etcd (`--store etcd://HOST:PORT/PREFIX`, or $CONFIG_OVERRIDES_STORE). A
-// location that looks like a URL but is not an etcd one is a usage error, never a local file.
+// A file, overrides shared through etcd (`--store etcd://HOST:PORT/PREFIX`), or a config-menu serve's store
+// (`--store http://HOST:PORT`), or $CONFIG_OVERRIDES_STORE. A location that looks like a URL but is not one of these
+// is a usage error, never a local file.
 let store: any OverrideStore
 do {
     store =
@@ -104,7 +106,7 @@ do {
             if let problem = OverrideStores.problem(withLocation: path) {
                 fail("--store \(path) \(problem)", status: 2)
             }
-            return OverrideStores.isEtcd(path)
+            return OverrideStores.isRemote(path)
                 ? try OverrideStores.store(for: path, environment: etcdEnvironment)
                 : FileOverrideStore(url: URL(fileURLWithPath: path))
         } ?? OverrideStores.defaultStore(appName: DemoConfiguration.appName, environment: etcdEnvironment)
@@ -120,8 +122,10 @@ let service = LiveConfigurationService(
     overridePolicy: .allBuilds  // a debug tool: overrides are its purpose, in a release build too
 )
 if let problem = store.lastError {
-    // etcd out of reach is no reason to stop: the store's watch connects when it is back.
-    guard problem.kind == .corrupt || store is EtcdOverrideStore else { fail("\(problem)", status: 4) }
+    // etcd or a served store out of reach is no reason to stop: the store's watch connects when it is back.
+    guard problem.kind == .corrupt || store is EtcdOverrideStore || store is HTTPOverrideStore else {
+        fail("\(problem)", status: 4)
+    }
     say("warning: \(problem)")
 }
 let notApplied = store.problems.filter { !$0.isApplied }

@@ -4,6 +4,7 @@ import Foundation
 import ServiceConfiguration
 import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
+import ServiceConfigurationRemoteStore
 
 /// Exit codes, documented in `config-menu --help` and the README.
 enum ExitCode: Int32 {
@@ -354,15 +355,19 @@ struct ToolContext {
         return scope
     }
 
-    /// The store the options select: `--store FILE` or `--store etcd://HOST:PORT/PREFIX`, else
-    /// `$CONFIG_OVERRIDES_STORE`, else the default file. A URL that names no etcd prefix is a usage error. A file
-    /// store records its changes in the history as made by `origin` (an etcd store keeps no history).
+    /// The store the options select: `--store FILE`, `--store etcd://HOST:PORT/PREFIX` or `--store http://HOST:PORT`
+    /// (a `config-menu serve`), else `$CONFIG_OVERRIDES_STORE`, else the default file. A URL that names no etcd
+    /// prefix is a usage error. A file store records its changes in the history as made by `origin`, and a served
+    /// store sends it with each change (an etcd store keeps no history).
     static func store(_ invocation: Invocation, origin: OverrideChangeOrigin = .cli) throws -> any OverrideStore {
-        guard let location = try storeLocation(invocation), OverrideStores.isEtcd(location) else {
+        guard let location = try storeLocation(invocation), OverrideStores.isRemote(location) else {
             return FileOverrideStore(
                 url: try storeURL(invocation), faults: nil, origin: origin, confinedTo: invocation.confinement)
         }
         do {
+            if OverrideStores.isHTTP(location), let url = URL(string: location) {
+                return try HTTPOverrideStore(url: url, origin: origin)
+            }
             return try OverrideStores.store(for: location, environment: try etcdEnvironment(invocation))
         } catch let error as OverrideStoreError {
             throw ToolError.usage(
@@ -379,7 +384,8 @@ struct ToolContext {
         if let location = invocation.options["--store"] {
             guard !location.isEmpty else {
                 throw ToolError.usage(
-                    "--store needs a file name or etcd://HOST:PORT/PREFIX, got an empty string (is a variable unset?)")
+                    "--store needs a file name, etcd://HOST:PORT/PREFIX or http://HOST:PORT, got an empty string (is a "
+                        + "variable unset?)")
             }
             if let problem = OverrideStores.problem(withLocation: location) {
                 throw ToolError.usage("--store \(VisibleText.escaped(location)) \(problem)")
@@ -393,7 +399,7 @@ struct ToolContext {
             throw ToolError.usage(
                 "\(OverrideStores.environmentVariable)=\(VisibleText.escaped(location)) \(problem)")
         }
-        return OverrideStores.isEtcd(location) ? location : (location as NSString).expandingTildeInPath
+        return OverrideStores.isRemote(location) ? location : (location as NSString).expandingTildeInPath
     }
 
     /// The environment an etcd store or source reads its settings from: this process's, with
@@ -413,7 +419,7 @@ struct ToolContext {
     /// The store file (a folder is refused by the store itself: "this is a folder, not a file"). For an etcd store,
     /// the default file: its folder is where the tools keep the server snapshot.
     static func storeURL(_ invocation: Invocation) throws -> URL {
-        guard let location = try storeLocation(invocation), !OverrideStores.isEtcd(location) else {
+        guard let location = try storeLocation(invocation), !OverrideStores.isRemote(location) else {
             return FileOverrideStore.defaultURL(appName: DemoConfiguration.appName)
         }
         return URL(fileURLWithPath: location)

@@ -15,6 +15,9 @@ enum Help {
                                   overrides shared through etcd, one key per override under PREFIX
                                   (etcds:// for HTTPS; etcd://USER:PASSWORD@HOST... or
                                   $CONFIG_ETCD_USER=USER:PASSWORD when etcd has authentication on);
+          --store http://HOST:PORT
+                                  the store a `config-menu serve` serves (https:// through a TLS
+                                  proxy); its token from $CONFIG_OVERRIDES_TOKEN
                                   anything else that looks like a URL (etcd:/x, etc://...) is refused
           --etcd-ca-file FILE     for etcds://: trust the certificate authorities in FILE (PEM; etcd's
                                   CA, or its self-signed certificate) instead of the system's, as

@@ -6,7 +6,7 @@ import ServiceConfiguration
 struct ServeCommand {
     let invocation: Invocation
 
-    static let options: Set<String> = ["--listen", "--token-file"]
+    static let options: Set<String> = ["--listen", "--token-file", "--read-only"]
     static let defaultListen = "127.0.0.1:8016"
 
     func run() throws {
@@ -29,9 +29,11 @@ struct ServeCommand {
         let sync = try ServerOptions.menuSync(invocation, service: context.service, catalog: context.catalog)
         let server: OFREPServer
         do {
+            var configuration = OFREPServer.Configuration(address: address, token: token)
+            configuration.readOnly = invocation.flags.contains("--read-only")
             server = try OFREPServer(
-                catalog: context.catalog, service: context.service,
-                configuration: .init(address: address, token: token))
+                catalog: context.catalog, service: context.service, configuration: configuration,
+                store: context.store)
         } catch {
             throw ToolError(code: .ioFailure, description: error.description)
         }
@@ -44,6 +46,8 @@ struct ServeCommand {
             "  overrides: \(context.store.location)",
             "  server values: \(Self.serverValuesOrigin(invocation, sync: sync, context: context))",
             "  changes: \(base)/ofrep/v1/events (server-sent events)",
+            "  store: \(base)/store/v1/overrides (--store \(base), CONFIG_OVERRIDES_STORE=\(base))"
+                + (invocation.flags.contains("--read-only") ? ", read-only" : ""),
         ]
         switch (token, generated) {
         case (let token?, true):

@@ -37,8 +37,10 @@ package final class OFREPServer: Sendable {
         package var refreshInterval: Duration = .seconds(10)
         /// How often a change stream sends a comment when nothing changed.
         package var heartbeat: Duration = .seconds(15)
-        /// Bounds of a request.
+        /// Bounds of a request (its body: an OFREP evaluation's).
         package var limits = HTTPServerRequest.Limits()
+        /// Whether the override store's routes refuse every change (403).
+        package var readOnly = false
 
         package init(address: HTTPSocket.Address, token: String?) {
             self.address = address
@@ -68,13 +70,18 @@ package final class OFREPServer: Sendable {
     private let observation: Locked<ConfigurationObservation?> = Locked(nil)
     /// Signalled when the service announces a change: the values are resolved again at once.
     private let changed = DispatchSemaphore(value: 0)
+    /// The override store's routes (`/store/v1/…`), when the server serves a store.
+    private let storeEndpoint: StoreEndpoint?
 
-    /// Opens the listening socket; ``start()`` serves.
+    /// Opens the listening socket; ``run()`` serves. With a `store`, its overrides are served too
+    /// (``StoreEndpoint``), for `HTTPOverrideStore` clients.
     package init(
-        catalog: ConfigurationCatalog, service: LiveConfigurationService, configuration: Configuration
+        catalog: ConfigurationCatalog, service: LiveConfigurationService, configuration: Configuration,
+        store: (any OverrideStore)? = nil
     ) throws(HTTPSocket.Failure) {
         self.configuration = configuration
         self.catalog = catalog
+        storeEndpoint = store.map { StoreEndpoint(store: $0, readOnly: configuration.readOnly) }
         let resolve: @Sendable (String) -> ConfigurationResolution<String?>? = { service.resolution(forKeyNamed: $0) }
         self.resolve = resolve
         state = Locked(State(values: OFREPState(catalog: catalog, resolve: resolve)))
@@ -107,6 +114,7 @@ package final class OFREPServer: Sendable {
         state.withLock { $0.stopped = true }
         listener.close()
         observation.withLock { $0 = nil }
+        storeEndpoint?.stop()
     }
 
     // MARK: Threads
@@ -180,6 +188,22 @@ package final class OFREPServer: Sendable {
             stream(to: connection)
             return
         }
+        if StoreEndpoint.handles(request.path) {
+            guard let storeEndpoint else {
+                let response = HTTPServerResponse.json(
+                    404, Self.error("GENERAL", "this server serves no override store"))
+                connection.write(response.encoded, until: .now + .seconds(5))
+                return
+            }
+            if request.path == StoreEndpoint.eventsPath && request.method == "GET" {
+                storeEndpoint.stream(to: connection, heartbeat: configuration.heartbeat) {
+                    state.withLock { $0.stopped }
+                }
+                return
+            }
+            connection.write(storeEndpoint.respond(to: request).encoded, until: .now + .seconds(30))
+            return
+        }
         connection.write(respond(to: request).encoded, until: .now + .seconds(10))
     }
 
@@ -188,7 +212,9 @@ package final class OFREPServer: Sendable {
         HTTPServerRequest, HTTPServerRequest.Refusal
     > {
         var bytes: [UInt8] = []
-        let limits = configuration.limits
+        var limits = configuration.limits
+        // A store's body may be as large as its file (the parser checks this bound); OFREP's is checked below.
+        if storeEndpoint != nil { limits.body = max(limits.body, StoreEndpoint.bodyLimit) }
         var headEnd: Int?
         do throws(HTTPServerRequest.Refusal) {
             while true {
@@ -202,6 +228,11 @@ package final class OFREPServer: Sendable {
             }
             guard let headEnd else { return .failure(.init(0, "closed")) }
             var (request, length) = try HTTPServerRequest.parseHead(bytes[..<(headEnd - 4)], limits: limits)
+            if length > configuration.limits.body, !StoreEndpoint.handles(request.path) {
+                return .failure(
+                    .init(
+                        413, "a body of \(length) bytes; at most \(configuration.limits.body) are accepted"))
+            }
             var body = Array(bytes[headEnd...])
             if body.count < length, request.headers["expect"]?.lowercased() == "100-continue" {
                 connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), until: deadline)
@@ -370,7 +401,7 @@ package final class OFREPServer: Sendable {
         status: 204,
         headers: [
             ("Access-Control-Allow-Origin", "*"), ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
-            ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match"),
+            ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, If-Match"),
             ("Access-Control-Max-Age", "600"),
         ])
 

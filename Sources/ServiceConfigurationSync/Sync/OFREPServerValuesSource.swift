@@ -94,7 +94,7 @@ public final class OFREPServerValuesSource: ServerValuesSource {
 
     /// `ofrep://HOST:PORT/BASE` (`ofreps` for TLS) without credentials, with the context as its query
     /// (`?targetingKey=user-42&country=JP`): the values depend on it, so a snapshot from another context is not
-    /// taken for this one's. ``source(for:timeout:catalog:)`` reads it back.
+    /// taken for this one's. ``source(for:timeout:catalog:headers:)`` reads it back.
     public var location: String {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             return HTTPRedirect.visible(baseURL)
