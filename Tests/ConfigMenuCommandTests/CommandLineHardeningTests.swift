@@ -53,7 +53,9 @@ struct CommandLineHardeningTests {
         ] {
             let empty = try sh("cd project && $MENU --store '' \(command)")
             #expect(empty.status == 2, "\(command): \(empty.error)")
-            #expect(empty.error.contains("--store needs a file name or etcd://HOST:PORT/PREFIX, got an empty string"))
+            #expect(
+                empty.error.contains(
+                    "--store needs a file name, etcd://HOST:PORT/PREFIX or http://HOST:PORT, got an empty string"))
             for store in [".", "project/", "$T/project"] {
                 let run = try sh("$MENU --store \(store) \(command)")
                 #expect(run.status == 4, "\(command) --store \(store): \(run.status) \(run.error)")
