@@ -2,6 +2,8 @@ import ConfigurationServer
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
 import ServiceConfigurationRemoteStore
 import ServiceConfigurationSync
 import ServiceConfigurationTesting
