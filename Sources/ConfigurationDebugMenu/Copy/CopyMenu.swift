@@ -49,9 +49,8 @@ package struct CopyMenu: OpenableComponent {
 
     package mutating func update(_ intent: MenuIntent, menu state: inout MenuState) -> MenuOutcome {
         switch intent {
-        case .move(let delta): selected = max(0, min(choices.count - 1, selected + delta))
-        case .top: selected = 0
-        case .bottom: selected = choices.count - 1
+        case .move, .top, .bottom:
+            selected = ChoiceList.moved(selected, by: intent, count: choices.count) ?? selected
         case .pickerCancel: return .go(.browsing)
         case .pickerChoose:
             let choice = choices[selected]
@@ -104,11 +103,7 @@ extension Keymap {
     /// The copy menu's keys.
     package static let copy = Keymap(
         "copy", title: "Copying to the clipboard",
-        [
-            bind([.character("j"), .down], .move(1), "next choice"),
-            bind([.character("k"), .up], .move(-1), "previous choice"),
-            bind([.character("g"), .home], .top, "first choice"),
-            bind([.character("G"), .end], .bottom, "last choice"),
+        choiceMoves("choice") + [
             bind([.enter, .character(" "), .character("y")], .pickerChoose, "copy it", hint: "copy", priority: 10),
             bind([.escape, .character("q")], .pickerCancel, "close without copying", hint: "cancel", priority: 20),
             showHelp,

@@ -50,9 +50,8 @@ package struct ExpiryMenu: OpenableComponent {
     /// Moves the highlight; Enter sets the chosen rule (or asks for the program version), Esc closes.
     package mutating func update(_ intent: MenuIntent, menu state: inout MenuState) -> MenuOutcome {
         switch intent {
-        case .move(let delta): selected = max(0, min(choices.count - 1, selected + delta))
-        case .top: selected = 0
-        case .bottom: selected = choices.count - 1
+        case .move, .top, .bottom:
+            selected = ChoiceList.moved(selected, by: intent, count: choices.count) ?? selected
         case .pickerCancel: return .go(.browsing)
         case .pickerChoose:
             guard let choice = choices[selected] else {
@@ -101,11 +100,7 @@ extension Keymap {
     /// The expiry menu's keys.
     package static let expiry = Keymap(
         "expiry", title: "Choosing when an override expires",
-        [
-            bind([.character("j"), .down], .move(1), "next choice"),
-            bind([.character("k"), .up], .move(-1), "previous choice"),
-            bind([.character("g"), .home], .top, "first choice"),
-            bind([.character("G"), .end], .bottom, "last choice"),
+        choiceMoves("choice") + [
             bind([.enter, .character(" ")], .pickerChoose, "choose", hint: "choose", priority: 10),
             bind(
                 [.escape, .character("q")], .pickerCancel, "close without changing it", hint: "cancel", priority: 20),

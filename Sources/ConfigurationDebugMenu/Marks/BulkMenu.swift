@@ -55,9 +55,8 @@ package struct BulkMenu: OpenableComponent {
 
     package mutating func update(_ intent: MenuIntent, menu state: inout MenuState) -> MenuOutcome {
         switch intent {
-        case .move(let delta): selected = max(0, min(choices.count - 1, selected + delta))
-        case .top: selected = 0
-        case .bottom: selected = choices.count - 1
+        case .move, .top, .bottom:
+            selected = ChoiceList.moved(selected, by: intent, count: choices.count) ?? selected
         case .pickerCancel: return .go(.browsing)
         case .pickerChoose: return Self.perform(choices[selected].action, &state)
         default: return .ignored
@@ -150,11 +149,7 @@ extension Keymap {
     /// The bulk action menu's keys.
     package static let bulk = Keymap(
         "bulk", title: "Acting on the marked keys",
-        [
-            bind([.character("j"), .down], .move(1), "next action"),
-            bind([.character("k"), .up], .move(-1), "previous action"),
-            bind([.character("g"), .home], .top, "first action"),
-            bind([.character("G"), .end], .bottom, "last action"),
+        choiceMoves("action") + [
             bind([.enter, .character(" ")], .pickerChoose, "choose (asks first)", hint: "choose", priority: 10),
             bind([.escape, .character("q")], .pickerCancel, "close; the marks stay", hint: "cancel", priority: 20),
             showHelp,

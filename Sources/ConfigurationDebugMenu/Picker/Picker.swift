@@ -53,9 +53,8 @@ package struct Picker: MenuComponent {
             guard y > box.y, y - box.y - 1 < rows, choices.indices.contains(index) else { return .stay }
             selected = index
             return choose(choices[index], menu: &menu)
-        case .move(let delta): selected = max(0, min(choices.count - 1, selected + delta))
-        case .top: selected = 0
-        case .bottom: selected = max(0, choices.count - 1)
+        case .move, .top, .bottom:
+            selected = ChoiceList.moved(selected, by: intent, count: choices.count) ?? selected
         case .pickerChoose:
             return choices.indices.contains(selected) ? choose(choices[selected], menu: &menu) : .go(.browsing)
         case .pickerCancel: return .go(.browsing)
