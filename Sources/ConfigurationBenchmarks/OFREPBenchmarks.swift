@@ -138,12 +138,7 @@ func ofrepBenchmarks() throws {
     print("")
     print("| operation | median | p90 | note |")
     print("|---|---:|---:|---|")
-    func line(_ name: String, _ values: [Double], _ note: String) {
-        let sorted = values.sorted()
-        print(
-            String(
-                format: "| %@ | %.2f ms | %.2f ms | %@ |", name, median(values), sorted[sorted.count * 9 / 10], note))
-    }
+    let line = medianRow
     // Interleaved, so load that comes and goes falls on both.
     var full: [String: [Double]] = ["http": [], "ofrep": []]
     var notModified: [String: [Double]] = ["http": [], "ofrep": []]
@@ -232,4 +227,10 @@ func ofrepBenchmarks() throws {
     } catch let error as BenchmarkError {
         print("| fast-feature | skipped: \(error) | | |")
     }
+}
+
+/// Prints one table row of timings in milliseconds: `| name | median | p90 | note |`.
+func medianRow(_ name: String, _ values: [Double], _ note: String) {
+    let sorted = values.sorted()
+    print(String(format: "| %@ | %.2f ms | %.2f ms | %@ |", name, median(values), sorted[sorted.count * 9 / 10], note))
 }

@@ -32,12 +32,7 @@ func serveBenchmarks() throws {
     print("")
     print("| operation | median | p90 | note |")
     print("|---|---:|---:|---|")
-    func line(_ name: String, _ values: [Double], _ note: String) {
-        let sorted = values.sorted()
-        print(
-            String(
-                format: "| %@ | %.2f ms | %.2f ms | %@ |", name, median(values), sorted[sorted.count * 9 / 10], note))
-    }
+    let line = medianRow
     var full: [Double] = []
     var unchanged: [Double] = []
     for _ in 0..<30 {

@@ -31,26 +31,13 @@ struct RemoteStoreTests {
 
     // MARK: Servers
 
-    /// A running `config-menu serve` on a free loopback port, serving `file`.
-    struct Served {
-        let process: ChildProcess
-        let port: Int
-        var base: String { "http://127.0.0.1:\(port)" }
-        var url: URL { URL(string: base)! }
-    }
-
-    func serve(_ extra: [String] = []) async throws -> Served {
+    /// A running `config-menu serve` on a free loopback port, serving `file` (its banner names the store's route).
+    func serve(_ extra: [String] = []) async throws -> ServedMenu {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let process = try ChildProcess(
-            BuiltTools.path("config-menu"), ["serve", "--listen", "127.0.0.1:0", "--store", file] + extra,
-            standardError: .lines)
-        let found = try await poll(within: 60) { process.lines.contains { $0.hasPrefix("Ctrl-C stops.") } }
-        let text = process.lines.joined(separator: "\n")
-        try #require(found, "serve did not start: \(text)")
-        let port = try #require(
-            text.firstMatch(of: /at http:\/\/127\.0\.0\.1:(\d+)\/ofrep\/v1/).flatMap { Int($0.1) }, "\(text)")
-        #expect(text.contains("store: http://127.0.0.1:\(port)/store/v1/overrides"), "\(text)")
-        return Served(process: process, port: port)
+        let served = try await ServedMenu.start(store: file, extra)
+        let text = served.process.lines.joined(separator: "\n")
+        #expect(text.contains("store: http://127.0.0.1:\(served.port)/store/v1/overrides"), "\(text)")
+        return served
     }
 
     /// In-process servers, each on a file store of its own, for the conformance suite.

@@ -20,28 +20,13 @@ struct ServeCommandTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static var python: String { OFREPTestServer.environment.appendingPathComponent("bin/python").path }
 
-    /// A running `config-menu serve` on a free loopback port.
-    struct Served {
-        let process: ChildProcess
-        let port: Int
-        var base: String { "http://127.0.0.1:\(port)" }
-    }
-
-    func serve(_ extra: [String] = []) async throws -> Served {
+    func serve(_ extra: [String] = []) async throws -> ServedMenu {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let process = try ChildProcess(
-            BuiltTools.path("config-menu"), ["serve", "--listen", "127.0.0.1:0", "--store", store] + extra,
-            standardError: .lines)
-        let found = try await poll(within: 60) { process.lines.contains { $0.hasPrefix("Ctrl-C stops.") } }
-        let text = process.lines.joined(separator: "\n")
-        try #require(found, "serve did not start: \(text)")
-        let port = try #require(
-            text.firstMatch(of: /at http:\/\/127\.0\.0\.1:(\d+)\/ofrep\/v1/).flatMap { Int($0.1) }, "\(text)")
-        return Served(process: process, port: port)
+        return try await ServedMenu.start(store: store, extra)
     }
 
     /// Evaluations through the OpenFeature SDK: each request is (type, key, default).
-    func evaluate(_ served: Served, token: String? = nil, _ requests: [(String, String, Any)]) throws -> [String:
+    func evaluate(_ served: ServedMenu, token: String? = nil, _ requests: [(String, String, Any)]) throws -> [String:
         [String: Any]]
     {
         let input = try requests.map {
@@ -289,5 +274,26 @@ struct ServeCommandTests {
             #expect(run.status == 2, "\(arguments)")
             #expect(run.error.contains(message), "\(arguments): \(run.error)")
         }
+    }
+}
+
+/// A running `config-menu serve` on a free loopback port, started by a test (the serve and remote store tests).
+struct ServedMenu {
+    let process: ChildProcess
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+    var url: URL { URL(string: base)! }
+
+    /// Starts `config-menu serve --listen 127.0.0.1:0 --store STORE EXTRA…` and waits for its banner.
+    static func start(store: String, _ extra: [String] = []) async throws -> ServedMenu {
+        let process = try ChildProcess(
+            BuiltTools.path("config-menu"), ["serve", "--listen", "127.0.0.1:0", "--store", store] + extra,
+            standardError: .lines)
+        let found = try await poll(within: 60) { process.lines.contains { $0.hasPrefix("Ctrl-C stops.") } }
+        let text = process.lines.joined(separator: "\n")
+        try #require(found, "serve did not start: \(text)")
+        let port = try #require(
+            text.firstMatch(of: /at http:\/\/127\.0\.0\.1:(\d+)\/ofrep\/v1/).flatMap { Int($0.1) }, "\(text)")
+        return ServedMenu(process: process, port: port)
     }
 }
