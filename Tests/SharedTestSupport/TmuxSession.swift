@@ -79,7 +79,7 @@ public final class TmuxSession {
         async throws
         -> Bool
     {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * timingSlack)
         while Date() < deadline {
             if try screen().contains(text) { return true }
             try await Task.sleep(for: .milliseconds(40))
@@ -93,7 +93,7 @@ public final class TmuxSession {
 
     /// Waits until `condition` holds (for files the menu writes).
     public func waitUntil(timeout: Double = 30, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * timingSlack)
         while Date() < deadline {
             if condition() { return true }
             try await Task.sleep(for: .milliseconds(40))
@@ -103,7 +103,7 @@ public final class TmuxSession {
 
     /// Waits until the shell has no child any more (the menu has exited), so typed keys reach the shell.
     public func waitForMenuExit(timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * timingSlack)
         while Date() < deadline {
             if try menuProcess() == nil { return }
             try await Task.sleep(for: .milliseconds(20))
