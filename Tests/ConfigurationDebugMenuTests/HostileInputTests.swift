@@ -144,6 +144,7 @@ final class ScriptedTerminal: TerminalDevice {
     func nextEvent(timeout: Int) -> KeyEvent? { events.isEmpty ? nil : events.removeFirst() }
     func suspend<Result>(_ body: () throws -> Result) rethrows -> Result { try body() }
     func copyToClipboard(_ text: String) {}
+    func suspendJob() {}
     func close() {}
 }
 

@@ -290,7 +290,7 @@ struct LifecycleReducerTests {
             Issue.record("expected a prompt")
             return
         }
-        #expect(prompt.purpose == .scenarioName)
+        #expect(prompt.purpose == .scenarioName())
         reduce(&state, .editInsert("../escape"))
         #expect(reduce(&state, .editSave).isEmpty)
         guard case .prompting(let refused) = state.mode else { return }

@@ -53,7 +53,10 @@ struct MarksTests {
             Issue.record("a opens the bulk menu: \(state.mode)")
             return
         }
-        #expect(menu.choices.map(\.action) == [.setBools(true), .setBools(false), .reset, .clearMarks])
+        #expect(
+            menu.choices.map(\.action) == [
+                .setBools(true), .setBools(false), .reset, .chooseExpiry, .note, .saveScenario, .clearMarks,
+            ])
         try expectScreen(renderer.render(state), "bulk-menu")
         reduce(&state, .pickerCancel)
         #expect(state.mode == .browsing && !state.marks.isEmpty, "Esc closes; the marks stay")

@@ -60,7 +60,8 @@ struct QADayTests {
     @Test(
         "distinct marks: ! for a rejected server value, ✗ for an override that is not applied; the help explains both")
     func marks() throws {
-        var state = try MenuFixture.state(width: 100, height: 50)
+        // Tall enough for the whole help of the key list, the marks explained at its end.
+        var state = try MenuFixture.state(width: 100, height: 70)
         // Server "1,000" rejected and override "lots" not applied.
         #expect(try #require(row(renderer.render(state), containing: "Daily Limit")).contains("!✗"))
         reduce(&state, .help)

@@ -589,6 +589,7 @@ final class SilentTerminal: TerminalDevice {
     func nextEvent(timeout: Int) -> KeyEvent? { nil }
     func suspend<Result>(_ body: () throws -> Result) rethrows -> Result { try body() }
     func copyToClipboard(_ text: String) {}
+    func suspendJob() {}
     func close() {}
 }
 

@@ -36,7 +36,7 @@ struct BoundedNumberTests {
         let delay = try #require(catalog.descriptor(named: "test.bounded.delay_sec"))
         #expect(delay.control == .number(.integer, ConfigurationNumberRange(minimum: "1", maximum: "60", step: "5")))
         #expect(try delay.validate("060") == "60")
-        #expect(throws: ConfigurationDecodingError("expected a number from 1 to 60, got \"61\"")) {
+        #expect(throws: ConfigurationDecodingError("expected an integer from 1 to 60, got \"61\"")) {
             try delay.validate("61")
         }
         let ratio = try #require(catalog.descriptor(named: "test.bounded.ratio"))
@@ -54,7 +54,7 @@ struct BoundedNumberTests {
         #expect(manifestTiny.control == tiny.control, "the manifest carries the bounds")
         #expect(throws: ConfigurationDecodingError.self) { try manifestTiny.validate("300") }
         let manifestDelay = try #require(fromManifest.descriptor(named: "test.bounded.delay_sec"))
-        #expect(throws: ConfigurationDecodingError("expected a number from 1 to 60, got \"61\"")) {
+        #expect(throws: ConfigurationDecodingError("expected an integer from 1 to 60, got \"61\"")) {
             try manifestDelay.validate("61")
         }
         #expect(try manifestDelay.validate("60") == "60")

@@ -103,7 +103,7 @@ struct BoundsRuleTests {
             #expect(
                 resolution.rejections == [
                     ConfigurationRejection(
-                        source: .server, rawValue: "500", reason: "expected a number from 5 to 100, got \"500\"")
+                        source: .server, rawValue: "500", reason: "expected an integer from 5 to 100, got \"500\"")
                 ], "\(label)")
             service.updateServerValues([Limit.name: "100"])
             #expect(Set(Self.readings(Limit.self, in: service).values) == ["100 SERVER"], "\(label): the bound is in")
@@ -115,7 +115,7 @@ struct BoundsRuleTests {
         for (label, service) in Self.services(server: [Limit.name: "50"]) {
             #expect(
                 throws: ConfigurationError.invalidValue(
-                    key: Limit.name, value: "101", reason: "expected a number from 5 to 100, got \"101\""), "\(label)"
+                    key: Limit.name, value: "101", reason: "expected an integer from 5 to 100, got \"101\""), "\(label)"
             ) {
                 try service.setOverride(101, for: Limit.self)
             }
@@ -140,7 +140,7 @@ struct BoundsRuleTests {
             mock.setServerValue(500, for: Limit.self)
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().contains(
-                "test.bounds.limit expects a number from 5 to 100, got \"500\"")
+                "test.bounds.limit expects an integer from 5 to 100, got \"500\"")
                 && issue.sourceLocation?.fileID == #fileID
         }
         #expect(mock[Limit.self] == 20)
@@ -184,7 +184,7 @@ struct BoundsRuleTests {
         #expect(
             error?.description
                 == "key test.bounds.default_out: the default value does not round-trip: it encodes to \"200\", which "
-                + "the key refuses (expected a number from 5 to 100, got \"200\")")
+                + "the key refuses (expected an integer from 5 to 100, got \"200\")")
     }
 
     @Test("bounds compare numbers exactly: 64-bit integers, exponents, NaN and infinity")

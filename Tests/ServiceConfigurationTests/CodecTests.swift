@@ -46,8 +46,22 @@ struct CodecTests {
         #expect(throws: ConfigurationDecodingError(expected: "an integer from -128 to 127", got: "200")) {
             try Int8.decodeConfigurationValue("200")
         }
-        #expect(throws: ConfigurationDecodingError(expected: "a whole number (0 or more)", got: "-1")) {
+        #expect(
+            throws: ConfigurationDecodingError(expected: "a whole number from 0 to 18446744073709551615", got: "-1")
+        ) {
             try UInt.decodeConfigurationValue("-1")
+        }
+        #expect(throws: ConfigurationDecodingError(expected: "a whole number (0 or more)", got: "1.5")) {
+            try UInt.decodeConfigurationValue("1.5")
+        }
+        // A whole number past a 64-bit type's range is refused naming the range, not as if it were not a number.
+        let past = "9223372036854775808"
+        #expect(
+            throws: ConfigurationDecodingError(
+                expected: "an integer from -9223372036854775808 to 9223372036854775807", got: past)
+        ) { try Int.decodeConfigurationValue(past) }
+        #expect(throws: ConfigurationDecodingError(expected: "an integer", got: "-")) {
+            try Int.decodeConfigurationValue("-")
         }
     }
 

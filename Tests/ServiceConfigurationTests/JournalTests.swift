@@ -55,6 +55,23 @@ struct JournalTests {
         #expect(history.records[1].summary == "set 2 overrides: \(flag), \(count)")
     }
 
+    @Test("a long value is shortened in a summary, with its length; the record keeps it whole")
+    func longValueSummary() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL(), origin: .cli)
+        let service = try service(store)
+        let long = String(repeating: "x", count: 300)
+        try service.setOverride(rawValue: long, forKeyNamed: Fixture.GreetingKey.name)
+        try service.setOverride(rawValue: "short\u{200B}", forKeyNamed: Fixture.GreetingKey.name)
+        let records = store.history().records
+        let first = String(repeating: "x", count: 40)
+        #expect(records[0].summary == "set \(Fixture.GreetingKey.name) = \"\(first)…\" (300 characters)")
+        #expect(records[0].changes[0].new?.value == long, "the history keeps the value whole")
+        #expect(
+            records[1].summary
+                == "set \(Fixture.GreetingKey.name) = \"short\\u{200B}\" (was \"\(first)…\" (300 characters))")
+    }
+
     @Test("a hand edit: readers show it as unrecorded and write nothing; the next writer records it before its own")
     func handEdit() throws {
         let folder = TemporaryFolder()

@@ -10,6 +10,7 @@ extension Keymap {
     private static let quitKeys = [
         bind([.character("q")], .quit, "quit", hint: "quit", priority: 99),
         bind([.control("c")], .quit, "quit (works in every mode; asks first when an edit is unsaved)"),
+        suspend,
     ]
 
     private static let shared: [KeyBinding] = [
@@ -22,10 +23,14 @@ extension Keymap {
         ) { context in
             context.markCount > 0 ? "clear marks" : context.filtersActive ? "clear filters" : nil
         },
+        bind(digits, .jumpToModule(0), "the module at that place in the module pane (0: All)"),
         bind(
             [.character("V")], .markShown, "mark every key shown (again: unmark them), for a bulk action",
             hint: "mark all", priority: 88),
-        bind([.character("a")], .openBulkMenu, "act on the marked keys: on, off, reset (asks first)", priority: 9) {
+        bind(
+            [.character("a")], .openBulkMenu, "act on the marked keys: on, off, reset, expiry, note, scenario",
+            priority: 9
+        ) {
             context in
             context.markCount > 0 ? "act on \(context.markCount) marked" : nil
         },
@@ -40,6 +45,10 @@ extension Keymap {
             [.character("d")], .showDetails, "the selected key's whole details, in a pager (long notes, values)",
             hint: "details", priority: 85, when: { $0.hasDetails }),
         showMessages,
+        bind(
+            [.character("C")], .openCompare,
+            "compare the module's keys side by side: default, server, override",
+            hint: "compare", priority: 77),
         bind(
             [.character("H")], .openHistory, "history of changes: who changed what, when (u undoes)",
             hint: "history", priority: 74),
@@ -57,6 +66,9 @@ extension Keymap {
             [.character("c")], .toggleOnlySyncChanged,
             "show only keys the last server sync changed (marked ↻), or all again",
             hint: "sync changes", priority: 72, when: { $0.hasSyncChanges }),
+        bind(
+            [.character("I")], .toggleOnlyInvisible,
+            "show only keys whose values hold invisible or control characters"),
         bind(
             [.character("N")], .toggleOnlyUnread,
             "show only keys never read in this run (• marks read keys), or all again",

@@ -32,6 +32,12 @@ package struct BrowseScreen: MenuComponent {
         case .top: state.list.move(by: -state.list.rows.count, visibleRows: state.visibleKeyRows)
         case .bottom where inModules: Self.selectModule(&state, ModulePane.count(state.data) - 1)
         case .bottom: state.list.move(by: state.list.rows.count, visibleRows: state.visibleKeyRows)
+        case .jumpToModule(let place):
+            guard place < ModulePane.count(state.data) else {
+                state.inform("There is no module \(place): the pane lists \(ModulePane.count(state.data) - 1)")
+                break
+            }
+            Self.selectModule(&state, place)
         case .focusKeys: state.focus = .keys
         case .focusModules: state.focus = .modules
         case .activate where inModules: state.focus = .keys
@@ -58,6 +64,13 @@ package struct BrowseScreen: MenuComponent {
                     ? "Showing only keys the last server sync changed (↻)" : "Showing every key")
         case .toggleOnlyUnread:
             Self.toggleOnlyUnread(&state)
+        case .toggleOnlyInvisible:
+            state.filters.onlyInvisible.toggle()
+            state.refreshList(selectFirst: true)
+            state.inform(
+                state.filters.onlyInvisible
+                    ? "Showing only keys whose values hold invisible or control characters (shown as \\u{…}, \\t)"
+                    : "Showing every key")
         case .syncNow:
             return .stay(Self.syncNow(&state))
         case .clearFilters where !state.marks.isEmpty:

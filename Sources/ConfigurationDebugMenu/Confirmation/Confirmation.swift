@@ -86,13 +86,23 @@ package indirect enum Confirmation: MenuComponent {
         }
     }
 
+    /// What is being confirmed, for the one title every question has: `Confirm · reset`.
+    var action: String {
+        switch self {
+        case .resetAll, .resetScope: "reset"
+        case .discardEdit: "discard edit"
+        case .quitDiscardingEdit, .quitWithPendingChanges: "quit"
+        case .overwrite: "overwrite"
+        case .undo: "undo"
+        case .pruneExpired: "remove expired"
+        case .applyScenario: "apply scenario"
+        case .bulk: "bulk change"
+        }
+    }
+
     /// Draws the question centred on `screen`.
     package func draw(into grid: inout ScreenGrid, in screen: Rect, menu: MenuState, theme: MenuTheme) {
-        let title: String
-        switch self {
-        case .resetAll, .resetScope, .bulk: title = "Confirm"
-        default: title = "Are you sure?"
-        }
+        let title = "Confirm · \(action)"
         let width = min(screen.width - 2, max(TextWidth.of(hint), ScreenGrid.displayWidth(of: question)) + 8)
         // A long question (an undo names whose change and what it was) wraps.
         let lines = StyledText([(question, theme.label)]).wrapped(to: max(10, width - 5), indent: 0)

@@ -47,7 +47,7 @@ package struct NoteEditor: OpenableComponent {
             let summary = note.map { "note of \(name): \($0)" } ?? "note of \(name) removed"
             let value = menu.currentOverride(name)?.value
             let id = menu.beginChange(summary: summary, values: [name: value])
-            return .go(.browsing, [.note(key: name, note: note, id: id)])
+            return .go(.browsing, [.note(keys: [name], note: note, id: id)])
         case .editCancel:
             return menu.cancelEdit("the note of " + name, changed: isChanged, editor: mode)
         default:

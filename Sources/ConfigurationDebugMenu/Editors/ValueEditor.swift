@@ -35,9 +35,30 @@ package struct ValueEditor: KeyValueEditor {
 
     package mutating func update(_ intent: MenuIntent, menu: inout MenuState) -> MenuOutcome {
         if let outcome = updateValue(intent, menu: &menu) { return outcome }
-        guard field.update(intent) else { return .ignored }
+        switch intent {
+        case .step(let steps):
+            moveInRange(menu: &menu) { range, text, kind in range.stepped(text, by: steps, kind: kind) }
+        case .toBound(let maximum): moveInRange(menu: &menu) { range, _, _ in maximum ? range.maximum : range.minimum }
+        default:
+            guard field.update(intent) else { return .ignored }
+        }
         validation = menu.validate(key, field.string)
         return .stay
+    }
+
+    /// ↑/↓ and PgUp/PgDn: replaces the text with `move`'s number, from the text when it is a number (else from the
+    /// key's value now), for a number key with a range; for any other key, says what the keys do.
+    private mutating func moveInRange(
+        menu: inout MenuState,
+        _ move: (ConfigurationNumberRange, String, ConfigurationNumberKind) -> String?
+    ) {
+        guard case .number(let kind, let range?) = menu.data.table.keys[key].descriptor.control else {
+            menu.inform("↑ ↓ step and PgUp PgDn go to the ends of numbers with a range")
+            return
+        }
+        let from = if case .valid(let canonical) = validation { canonical } else { menu.currentText(key) }
+        guard let moved = move(range, from, kind) else { return }
+        field = LineEditor(moved)
     }
 
     /// Draws the editor in `box` and places the caret.
@@ -66,12 +87,30 @@ package struct ValueEditor: KeyValueEditor {
                 "default \(ValueText.quoted(descriptor.defaultValueString)) · \(descriptor.valueTypeName)",
                 x: content.x, y: content.y + 2, style: theme.muted, maxX: content.maxX)
         }
-        if content.height > 3 {
+        // Every rule the value must follow, with the keys that use it; then the expiry.
+        var row = 3
+        if let rule = Self.rule(descriptor), content.height > row + 1 {
+            grid.write(rule, in: content.row(row), style: theme.muted)
+            row += 1
+        }
+        if content.height > row {
             let current = data.statuses[key].override?.expiry ?? .never
             grid.write(
-                ValueEditor.expiryText(expiry, current: current), in: content.row(3),
+                ValueEditor.expiryText(expiry, current: current), in: content.row(row),
                 style: expiry == nil ? theme.muted : theme.label)
         }
+    }
+
+    /// The rule a value must follow, shown in the editor: a number key's range and step (a plain integer key's is
+    /// its type's) with the keys that move in it, or a custom format's expectation; `nil` for free text.
+    static func rule(_ descriptor: ConfigurationKeyDescriptor) -> String? {
+        if let range = descriptor.control.numberRange {
+            let span =
+                range.isWholeInt64
+                ? "any integer, from \(range.minimum) to \(range.maximum)" : "range \(range.description)"
+            return span + " · ↑ ↓ step · PgUp max · PgDn min"
+        }
+        return descriptor.pattern.isAny ? nil : "format: \(descriptor.pattern.expectation)"
     }
 
     /// The editor's expiry line: `expires: as before (never) · Ctrl-T changes`.
@@ -89,6 +128,10 @@ extension Keymap {
             bind([.enter], .editSave, "save (only a valid value)", hint: "save", priority: 10),
             bind([.escape], .editCancel, "close (asks first when the text was changed)", hint: "cancel", priority: 20),
             expiryCycle,
+            bind([.up], .step(1), "a number with a range: one step up"),
+            bind([.down], .step(-1), "a number with a range: one step down"),
+            bind([.pageUp], .toBound(true), "a number with a range: its maximum"),
+            bind([.pageDown], .toBound(false), "a number with a range: its minimum"),
         ] + LineEditor.caretBindings + [
             helpWhileTyping,
             bind([.control("c")], .quit, "quit (asks first when the text was changed)"),

@@ -33,7 +33,11 @@ package struct FilterBar: OpenableComponent {
             state.filters.query = ""
             state.refreshList(selectFirst: true)
         case .toggleSearchEverywhere:
-            guard state.filters.scope != nil else { break }
+            guard state.filters.scope != nil else {
+                // Tab switches between one module and all; with none selected, say so rather than do nothing.
+                state.inform("Tab searches the selected module or all; none is selected, so all are. \\t finds a tab")
+                break
+            }
             state.filters.searchEverywhere.toggle()
             state.refreshList(selectFirst: true)
         case .filterAccept:
@@ -59,6 +63,11 @@ package struct FilterBar: OpenableComponent {
             let place = state.filters.searchEverywhere ? "in all modules" : "in \(state.data.table.scopes[scope].name)"
             let after = grid.write(place, in: rest, style: theme.muted)
             rest = row.inset(left: after - row.x + 3)
+        }
+        // A message about the last key (Tab with no module selected) takes the hints' place until the next key.
+        if let status = state.status {
+            grid.write(status.text, in: rest, style: status.isError ? theme.problem : theme.muted)
+            return
         }
         Footer.drawHints(&grid, Keymap.filtering.bindings, context: HintContext(state), in: rest, theme: theme)
     }

@@ -1,8 +1,9 @@
 import ServiceConfiguration
 
-/// What to do with the marked keys (`a`): turn the marked Bool keys on or off, reset the marked overrides, or clear
-/// the marks. Each action is asked first, naming how many keys it changes, and is written as one change: one entry in
-/// the history, one `u` undoes it all.
+/// What to do with the marked keys (`a`): turn the marked Bool keys on or off; reset the marked overrides, set when
+/// they expire (the choices of `x`), put a note on them or save them as a scenario; or clear the marks. Each change is
+/// asked first, naming how many keys it changes (a note and a scenario by the line typed for them), and is written as
+/// one change: one entry in the history, one `u` undoes it all.
 package struct BulkMenu: OpenableComponent {
     /// One thing the menu can do with the marks.
     package enum Action: Equatable, Sendable {
@@ -10,6 +11,14 @@ package struct BulkMenu: OpenableComponent {
         case setBools(Bool)
         /// Remove the marked keys' overrides.
         case reset
+        /// Offer the expiry choices for the marked overrides (the same as `x`).
+        case chooseExpiry
+        /// Set when the marked overrides expire.
+        case expire(ExpiryChoice)
+        /// Ask for a note to put on the marked overrides.
+        case note
+        /// Ask for a name to save the marked overrides as a scenario.
+        case saveScenario
         /// Forget the marks.
         case clearMarks
     }
@@ -18,9 +27,11 @@ package struct BulkMenu: OpenableComponent {
     package var choices: [(action: Action, title: String)]
     /// The highlighted choice.
     package var selected = 0
+    /// The box's title; `nil`: how many keys are marked.
+    package var title: String?
 
     package static func == (lhs: BulkMenu, rhs: BulkMenu) -> Bool {
-        lhs.selected == rhs.selected && lhs.choices.map(\.action) == rhs.choices.map(\.action)
+        lhs.selected == rhs.selected && lhs.title == rhs.title && lhs.choices.map(\.action) == rhs.choices.map(\.action)
             && lhs.choices.map(\.title) == rhs.choices.map(\.title)
     }
 
@@ -41,7 +52,11 @@ package struct BulkMenu: OpenableComponent {
             choices.append((.setBools(false), "Turn off \(Self.count(bools.count, "marked Bool key"))\(note)"))
         }
         if !overridden.isEmpty {
-            choices.append((.reset, "Reset \(Self.count(overridden.count, "marked override"))"))
+            let overrides = Self.count(overridden.count, "marked override")
+            choices.append((.reset, "Reset \(overrides)"))
+            choices.append((.chooseExpiry, "Expiry of the \(overrides)…"))
+            choices.append((.note, "Note on the \(overrides)…"))
+            choices.append((.saveScenario, "Save the \(overrides) as a scenario…"))
         }
         choices.append((.clearMarks, "Clear the \(Self.count(marked.count, "mark"))"))
         return .go(.bulkActions(BulkMenu(choices: choices)))
@@ -95,14 +110,35 @@ package struct BulkMenu: OpenableComponent {
                         question: "Turn \(word) \(count(changes.count, "key")): \(list(changes.map(\.key)))?\(skipped)",
                         write: OverrideWrite(changes: changes, summary: "\(count(changes.count, "key")) turned \(word)")
                     )))
+        case .chooseExpiry:
+            let keys = overriddenNames(state)
+            let subject = keys.count == 1 ? "the marked override expires" : "the \(keys.count) marked overrides expire"
+            return .go(
+                .bulkActions(
+                    BulkMenu(choices: ExpiryChoice.presets.map { (.expire($0), $0.title) }, title: "When \(subject)")))
+        case .expire(let choice):
+            let keys = overriddenNames(state)
+            guard !keys.isEmpty else { return nothingOverridden(&state) }
+            let changes = marked.compactMap { key in
+                state.overrideValue(key).map {
+                    OverrideWrite.Change(key: state.data.table.keys[key].descriptor.name, value: $0)
+                }
+            }
+            return .go(
+                .confirming(
+                    .bulk(
+                        question: "Make \(count(keys.count, "override")) expire: \(choice.title)? \(list(keys))",
+                        write: OverrideWrite(
+                            changes: changes, summary: "\(count(keys.count, "override")) expire: \(choice.title)",
+                            expiry: choice))))
+        case .note, .saveScenario:
+            let keys = overriddenNames(state)
+            guard !keys.isEmpty else { return nothingOverridden(&state) }
+            let purpose: Prompt.Purpose = action == .note ? .note(keys: keys) : .scenarioName(keys: keys)
+            return .go(.prompting(Prompt(purpose: purpose, returnTo: .browsing)))
         case .reset:
-            let keys = marked.filter { state.overrideValue($0) != nil }.map {
-                state.data.table.keys[$0].descriptor.name
-            }
-            guard !keys.isEmpty else {
-                state.inform("No marked key has an override")
-                return .go(.browsing)
-            }
+            let keys = overriddenNames(state)
+            guard !keys.isEmpty else { return nothingOverridden(&state) }
             return .go(
                 .confirming(
                     .bulk(
@@ -111,6 +147,17 @@ package struct BulkMenu: OpenableComponent {
                             changes: keys.map { .init(key: $0, value: nil) },
                             summary: "\(count(keys.count, "override")) removed"))))
         }
+    }
+
+    /// The names of the marked keys that have an override (a pending one counts), in list order.
+    static func overriddenNames(_ state: MenuState) -> [String] {
+        state.markedKeys.filter { state.overrideValue($0) != nil }.map { state.data.table.keys[$0].descriptor.name }
+    }
+
+    /// Says that no marked key has an override, and closes.
+    static func nothingOverridden(_ state: inout MenuState) -> MenuOutcome {
+        state.inform("No marked key has an override")
+        return .go(.browsing)
     }
 
     /// "3 keys", "1 key".
@@ -125,9 +172,10 @@ package struct BulkMenu: OpenableComponent {
     /// Draws the choices centred on `screen`.
     package func draw(into grid: inout ScreenGrid, in screen: Rect, menu: MenuState, theme: MenuTheme) {
         let widest = choices.map { TextWidth.of($0.title) }.max() ?? 20
+        let title = title ?? Self.count(menu.marks.count, "marked key")
         let box = overlayBox(
-            &grid, on: screen, width: max(40, widest + 8), height: choices.count + 3,
-            title: "\(Self.count(menu.marks.count, "marked key"))", theme: theme)
+            &grid, on: screen, width: max(40, widest + 8, TextWidth.of(title) + 6), height: choices.count + 3,
+            title: title, theme: theme)
         let inner = box.inset(by: 1)
         grid.write(" One change for them all: u undoes it", in: inner.row(0), style: theme.muted)
         for (index, choice) in choices.enumerated() {

@@ -51,11 +51,20 @@ package struct Keymap: Sendable {
         self.wheel = wheel
     }
 
-    /// The intent for `event`, if any. Ctrl-C quits everywhere; printable characters and pastes go where ``typing``
-    /// says.
+    /// The intent for `event`, if any. Ctrl-C quits and Ctrl-Z suspends everywhere; printable characters and pastes
+    /// go where ``typing`` says.
     package func action(for event: KeyEvent) -> MenuIntent? {
         if event == .control("c") { return .quit }
-        if let binding = bindings.first(where: { $0.keys.contains(event) }) { return binding.action }
+        if event == .control("z") { return .suspend }
+        if let binding = bindings.first(where: { $0.keys.contains(event) }) {
+            // One binding for the ten digits: the digit pressed is the module's place in the pane.
+            if case .jumpToModule = binding.action, case .character(let digit) = event,
+                let place = digit.wholeNumberValue
+            {
+                return .jumpToModule(place)
+            }
+            return binding.action
+        }
         switch (typing, event) {
         case (.filter, .character(let character)): return .filterInsert(String(character))
         case (.line, .character(let character)), (.lines, .character(let character)):
@@ -106,8 +115,10 @@ package struct KeyBinding: Sendable {
     /// and above, always stay).
     package var priority: Int
 
-    /// The keys as written in help: `j/↓`.
-    package var keyLabel: String { keys.map(\.label).joined(separator: "/") }
+    /// The keys as written in help: `j/↓`; the ten digits as `0–9`.
+    package var keyLabel: String {
+        keys == Keymap.digits ? "0–9" : keys.map(\.label).joined(separator: "/")
+    }
 }
 
 extension Keymap {
@@ -154,4 +165,10 @@ extension Keymap {
 
     /// Ctrl-C, listed in help (it quits in every table, bound or not).
     static let quit = bind([.control("c")], .quit, "quit")
+
+    /// The digit keys, `0` to `9`.
+    static let digits: [KeyEvent] = (0...9).map { .character(Character(String($0))) }
+
+    /// Ctrl-Z, listed in help (it suspends in every table, bound or not).
+    static let suspend = bind([.control("z")], .suspend, "suspend to the shell (fg comes back where you were)")
 }

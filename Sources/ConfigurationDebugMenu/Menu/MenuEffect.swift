@@ -23,11 +23,12 @@ package enum MenuEffect: Equatable, Sendable {
     /// Put a scenario's entries in place (`nil` removes) as one change named after it, then report
     /// ``MenuFeedback/scenarioApplied(_:id:)``.
     case applyScenario(name: String, changes: [String: OverrideEntry?], id: Int)
-    /// Save the current overrides as a new scenario file, then report ``MenuFeedback/scenarioSaved(_:)``.
-    case saveScenario(name: String)
-    /// Replace the note of a key's override (its value and other metadata kept), then report
+    /// Save the current overrides (only those of `keys`, when given: the marked keys) as a new scenario file, then
+    /// report ``MenuFeedback/scenarioSaved(_:)``.
+    case saveScenario(name: String, keys: [String]? = nil)
+    /// Replace the note of the keys' overrides (their values and other metadata kept) as one change, then report
     /// ``MenuFeedback/writeSucceeded(_:)`` or ``MenuFeedback/writeFailed(_:id:)``.
-    case note(key: String, note: String?, id: Int)
+    case note(keys: [String], note: String?, id: Int)
     /// Leave the terminal, run `$EDITOR` on the edit's text, come back, read what changed meanwhile, and report
     /// the result.
     case openExternalEditor(ExternalEdit)
@@ -35,6 +36,8 @@ package enum MenuEffect: Equatable, Sendable {
     case copyToClipboard(String)
     /// Sync the server values (in the background), then report ``MenuFeedback/syncFinished(_:)``.
     case syncServerValues
+    /// Stop the process as a shell job (the terminal restored first), redraw when the shell resumes it.
+    case suspend
     /// Leave the menu.
     case quit
 }

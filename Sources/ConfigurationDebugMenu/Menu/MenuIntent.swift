@@ -39,8 +39,12 @@ package enum MenuIntent: Equatable, Sendable {
     case toggleOnlySyncChanged
     /// Show only keys the program never read in this run, or every key again.
     case toggleOnlyUnread
+    /// Show only keys whose values hold invisible or control characters, or every key again.
+    case toggleOnlyInvisible
     /// Show or hide the module pane.
     case toggleModulePane
+    /// Filter by the module at this place in the module pane (0: All), the focus staying where it is.
+    case jumpToModule(Int)
     /// Mark or unmark the selected key for a bulk action, then move to the next key.
     case toggleMark
     /// Mark every key the list shows (unmark them when all are marked already).
@@ -117,6 +121,8 @@ package enum MenuIntent: Equatable, Sendable {
     case closeHelp
     /// Leave the menu.
     case quit
+    /// Ctrl-Z: stop the menu as a shell job (the terminal restored), and come back where it was on `fg`.
+    case suspend
 
     // Components
     /// Open a component that a key opens from another one (``OpenableComponent``): the filter bar, the note editor,

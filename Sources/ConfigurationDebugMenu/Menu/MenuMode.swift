@@ -36,6 +36,8 @@ extension MenuState {
         case bulkActions(BulkMenu)
         /// Choosing what of the selected key to copy to the clipboard.
         case copying(CopyMenu)
+        /// One module's keys side by side: default, server value, override.
+        case comparing(ModuleCompareView)
     }
 }
 
@@ -58,6 +60,7 @@ extension MenuState.Mode {
         case .paging(let pager): pager
         case .bulkActions(let menu): menu
         case .copying(let menu): menu
+        case .comparing(let view): view
         }
     }
 

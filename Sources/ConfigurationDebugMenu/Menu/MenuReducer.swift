@@ -20,6 +20,7 @@ package enum MenuReducer {
     /// Applies what the person asked for; returns the effects to perform.
     package static func reduce(_ state: inout MenuState, _ intent: MenuIntent) -> [MenuEffect] {
         if intent == .quit { return quit(&state) }
+        if intent == .suspend { return [.suspend] }
         state.status = nil
         var component = state.mode.component
         let outcome = component.update(intent, menu: &state)

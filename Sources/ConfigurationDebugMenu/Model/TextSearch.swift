@@ -2,8 +2,10 @@ package import ServiceConfiguration
 import ServiceConfigurationFileStore
 
 /// Finds keys by what they say and hold, not only by their names: the summary (description), the value, the server
-/// value and the override's note. Every term of the query must appear, case-insensitively, in the same field.
-/// Matches found here rank below the fuzzy matches on titles and names, and the list shows where they matched.
+/// value and the override's note. Every term of the query must appear, case-insensitively, in the same field, as
+/// it is stored or as the screen shows it (an invisible character is found by its escape: `\u{200B}`, `\t`).
+/// Matches found here rank below the fuzzy matches on titles and names (exact and prefix matches on a value rank
+/// above them), and the list shows where they matched.
 package struct TextSearch: Sendable {
     /// Where a key matched.
     package enum Field: String, Equatable, Sendable {
@@ -31,8 +33,19 @@ package struct TextSearch: Sendable {
             guard let text else { continue }
             let bytes = Array(text.utf8)
             if terms.allSatisfy({ Self.contains(bytes[...], $0, lowering: true) }) { return field }
+            if VisibleText.needsEscaping(text) {
+                let shown = Array(VisibleText.escaped(text).utf8)
+                if terms.allSatisfy({ Self.contains(shown[...], $0, lowering: true) }) { return field }
+            }
         }
         return nil
+    }
+
+    /// Whether `text` holds a character the screen shows escaped: a control character, an invisible one (zero
+    /// width, bidirectional controls), or invalid text — what the "invisible characters" filter lists.
+    package static func holdsInvisible(_ text: String?) -> Bool {
+        guard let text else { return false }
+        return VisibleText.needsEscaping(text)
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }

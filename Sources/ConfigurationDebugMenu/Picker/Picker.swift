@@ -20,16 +20,20 @@ package struct Picker: MenuComponent {
         selected = current ?? 0
     }
 
-    /// The picker's box on `screen`.
-    func box(on screen: Rect) -> Rect {
+    /// The picker's box on `screen`: wide enough for every row whole (" ● title  · value  (current)" inside the
+    /// borders), the title bar and the key's name, as far as the screen allows.
+    func box(on screen: Rect, descriptor: ConfigurationKeyDescriptor) -> Rect {
         let widest =
             choices.map {
                 ScreenGrid.displayWidth(of: $0.title)
-                    + ($0.title == $0.value ? 0 : 3 + ScreenGrid.displayWidth(of: $0.value))
+                    + ($0.title == $0.value ? 0 : 4 + ScreenGrid.displayWidth(of: $0.value))
             }.max() ?? 0
+        let rows = widest + 3 + "  (current)".count + 2
+        let title = ScreenGrid.displayWidth(of: "Choose \(descriptor.title)") + 6
+        let name = ScreenGrid.displayWidth(of: descriptor.name) + 4
         return screen.centered(
-            width: min(max(40, widest + 14), screen.width - 2), height: min(choices.count + 4, screen.height - 2),
-            minimumY: 1)
+            width: min(max(40, rows, title, name), screen.width - 2),
+            height: min(choices.count + 4, screen.height - 2), minimumY: 1)
     }
 
     /// The first choice shown when `rows` fit.
@@ -46,7 +50,7 @@ package struct Picker: MenuComponent {
     package mutating func update(_ intent: MenuIntent, menu: inout MenuState) -> MenuOutcome {
         switch intent {
         case .click(let x, let y):
-            let box = box(on: menu.layout.screen)
+            let box = box(on: menu.layout.screen, descriptor: menu.data.table.keys[key].descriptor)
             guard box.contains(x, y) else { return .go(.browsing) }
             let rows = box.height - 4
             let index = first(rows: rows) + (y - box.y - 1)
@@ -74,7 +78,7 @@ package struct Picker: MenuComponent {
     /// Draws the picker centred on `screen`.
     package func draw(into grid: inout ScreenGrid, in screen: Rect, menu: MenuState, theme: MenuTheme) {
         let descriptor = menu.data.table.keys[key].descriptor
-        let box = box(on: screen)
+        let box = box(on: screen, descriptor: descriptor)
         grid.fill(box)
         grid.box(box, title: "Choose \(descriptor.title)", style: theme.overlayBorder)
         let inner = box.inset(by: 1)

@@ -7,8 +7,10 @@ import ServiceConfigurationFileStore
 package struct Prompt: MenuComponent {
     /// What the text is for.
     package enum Purpose: Equatable, Sendable {
-        /// The name of a scenario to save the overrides as.
-        case scenarioName
+        /// The name of a scenario to save the overrides as (only those of `keys`, the marked keys, when given).
+        case scenarioName(keys: [String]? = nil)
+        /// A note for the overrides of `keys` (the marked keys); empty removes their notes.
+        case note(keys: [String])
         /// The version from which the override of a key (by index in the ``KeyTable``) expires.
         case expiryVersion(key: Int)
     }
@@ -31,7 +33,10 @@ package struct Prompt: MenuComponent {
     /// The question.
     package var title: String {
         switch purpose {
-        case .scenarioName: "Save the current overrides as a scenario named"
+        case .scenarioName(nil): "Save the current overrides as a scenario named"
+        case .scenarioName(let keys?): "Save the \(BulkMenu.count(keys.count, "marked override")) as a scenario named"
+        case .note(let keys):
+            "Note for the \(BulkMenu.count(keys.count, "marked override")) (empty removes their notes)"
         case .expiryVersion: "Expire the override from program version (like 14.2)"
         }
     }
@@ -60,10 +65,12 @@ package struct Prompt: MenuComponent {
             return .go(returnTo)
         case .editSave:
             switch purpose {
-            case .scenarioName:
+            case .scenarioName(let keys):
                 switch Self.scenarioFileName(field.string) {
                 case .success(let name):
-                    return .go(returnTo, [.saveScenario(name: name)])
+                    // Done with the marks, as after any bulk action.
+                    if keys != nil { state.marks.removeAll() }
+                    return .go(returnTo, [.saveScenario(name: name, keys: keys)])
                 case .failure(let refusal):
                     problem = refusal.reason
                     return .stay
@@ -74,6 +81,15 @@ package struct Prompt: MenuComponent {
                     return .stay
                 }
                 return .go(returnTo, state.expire(key: key, .untilVersion(version)))
+            case .note(let keys):
+                let text = field.string.trimmingCharacters(in: .whitespaces)
+                let note = text.isEmpty ? nil : text
+                let subject = "note of \(BulkMenu.count(keys.count, "override"))"
+                let values = Dictionary(uniqueKeysWithValues: keys.map { ($0, state.currentOverride($0)?.value) })
+                let id = state.beginChange(
+                    summary: note.map { "\(subject): \($0)" } ?? "\(subject) removed", values: values)
+                state.marks.removeAll()
+                return .go(returnTo, [.note(keys: keys, note: note, id: id)])
             }
         default:
             guard field.update(intent) else { return .ignored }

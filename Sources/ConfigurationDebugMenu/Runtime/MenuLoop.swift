@@ -113,6 +113,13 @@ struct MenuLoop {
                     source.startSync()
                 case .copyToClipboard(let text):
                     terminal.copyToClipboard(text)
+                case .suspend:
+                    terminal.suspendJob()
+                    // The store may have changed while the menu was stopped; the resize feedback redraws whole.
+                    if source.service.overrideStore.localFileURL != nil { source.service.overrideStore.reload() }
+                    if let update = source.takeUpdate() { queue.append(.feedback(.refreshed(update))) }
+                    let size = terminal.size
+                    queue.append(.feedback(.resize(width: size.width, height: size.height)))
                 case .openExternalEditor(let edit):
                     let name = state.data.table.keys[edit.key].descriptor.name
                     let outcome = ExternalEditor(terminal: terminal).edit(edit, name: name)

@@ -40,9 +40,9 @@ enum ScenarioFolder {
         return ScenarioListing(folder: path, scenarios: Array(scenarios))
     }
 
-    /// Writes the store's overrides as `<folder>/<name>.json` (mode 0600; the folder is created with mode 0700); an
-    /// existing file is never replaced.
-    static func save(_ store: any OverrideStore, as name: String, in folder: URL?) throws {
+    /// Writes the store's overrides (only those of `keys`, when given) as `<folder>/<name>.json` (mode 0600; the
+    /// folder is created with mode 0700); an existing file is never replaced.
+    static func save(_ store: any OverrideStore, as name: String, keys: [String]? = nil, in folder: URL?) throws {
         guard let folder else {
             throw ConfigurationError.unsupported("no scenarios folder: start the menu with --profiles DIR")
         }
@@ -50,9 +50,15 @@ enum ScenarioFolder {
             throw ConfigurationError.unsupported(
                 "cannot create the folder \(folder.path): \(String(cString: strerror(errno)))")
         }
-        let bytes =
-            (store as? FileOverrideStore).flatMap { try? $0.exportedProfileBytes() }
-            ?? FileOverrideStore.profileBytes(store.entries)
+        let bytes: [UInt8]
+        if let keys {
+            let wanted = Set(keys)
+            bytes = FileOverrideStore.profileBytes(store.entries.filter { wanted.contains($0.key) })
+        } else {
+            bytes =
+                (store as? FileOverrideStore).flatMap { try? $0.exportedProfileBytes() }
+                ?? FileOverrideStore.profileBytes(store.entries)
+        }
         try FileOverrideStore.writeNewProfile(bytes, to: folder.appendingPathComponent(name + ".json"))
     }
 }

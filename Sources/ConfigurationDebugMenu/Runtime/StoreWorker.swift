@@ -52,10 +52,12 @@ final class StoreWorker: Sendable {
         case .write(let write):
             let expected = write.values
             work = { self.change(id: write.id, expected: expected) { try self.save(write) } }
-        case .note(let key, let note, let id):
+        case .note(let keys, let note, let id):
             work = {
-                let saved: @Sendable (any OverrideStore) -> Bool = { $0.entry(forKey: key)?.note == note }
-                self.change(id: id, expected: [:], check: saved) { try self.saveNote(note, for: key, id: id) }
+                let saved: @Sendable (any OverrideStore) -> Bool = { store in
+                    keys.allSatisfy { store.entry(forKey: $0)?.note == note }
+                }
+                self.change(id: id, expected: [:], check: saved) { try self.saveNote(note, for: keys, id: id) }
             }
         case .undo(let proposal, let id):
             work = {
@@ -85,10 +87,10 @@ final class StoreWorker: Sendable {
                     return .scenarioApplied(name, id: id)
                 }
             }
-        case .saveScenario(let name):
+        case .saveScenario(let name, let keys):
             work = {
                 do {
-                    try ScenarioFolder.save(self.store, as: name, in: self.source.scenariosFolder)
+                    try ScenarioFolder.save(self.store, as: name, keys: keys, in: self.source.scenariosFolder)
                     self.post(.scenarioSaved(name))
                 } catch {
                     self.post(.writeFailed("\(error)", id: 0))
@@ -98,7 +100,7 @@ final class StoreWorker: Sendable {
             work = { self.post(.undoProposed(self.store.history().undoProposal(current: self.store.entries))) }
         case .proposeUndoOfChange(let record):
             work = { self.post(self.proposeUndo(of: record)) }
-        case .loadScenarios, .syncServerValues, .openExternalEditor, .copyToClipboard, .quit:
+        case .loadScenarios, .syncServerValues, .openExternalEditor, .copyToClipboard, .suspend, .quit:
             return false
         }
         outstanding.withLock { $0 += 1 }
@@ -173,16 +175,24 @@ final class StoreWorker: Sendable {
 
     /// Replaces the note of `key`'s override, keeping its value and other metadata, through the service (refused if
     /// another process changed the override meanwhile).
-    private func saveNote(_ note: String?, for key: String, id: Int) throws -> MenuFeedback {
-        guard let original = store.entry(forKey: key) else {
-            return .writeFailed("\(key) has no override any more", id: id)
+    /// Puts `note` on the overrides of `keys` as one change (one history entry, one undo), each override's value
+    /// and expiry kept; fails naming the first key that has no override any more, changing none.
+    private func saveNote(_ note: String?, for keys: [String], id: Int) throws -> MenuFeedback {
+        var originals: [String: OverrideEntry?] = [:]
+        var entries: [String: OverrideEntry?] = [:]
+        for key in keys {
+            guard let original = store.entry(forKey: key) else {
+                return .writeFailed("\(key) has no override any more", id: id)
+            }
+            var entry = original
+            entry.note = note
+            originals[key] = original
+            entries[key] = entry
         }
-        var entry = original
-        entry.note = note
-        try service.restoreOverrides(
-            [key: entry], reason: OverrideChangeReason(.set, detail: "note"), expecting: [key: original])
-        source.markChanged([key])
-        let summary = note.map { "note of \(key): \($0)" } ?? "note of \(key) removed"
+        try service.restoreOverrides(entries, reason: OverrideChangeReason(.set, detail: "note"), expecting: originals)
+        source.markChanged(keys)
+        let subject = keys.count == 1 ? "note of \(keys[0])" : "note of \(keys.count) overrides"
+        let summary = note.map { "\(subject): \($0)" } ?? "\(subject) removed"
         return .writeSucceeded(OverrideWrite(changes: [], summary: summary, id: id))
     }
 

@@ -22,7 +22,7 @@ extension ScenariosView {
         case .closeView:
             return .go(.browsing)
         case .saveScenarioAs:
-            return .go(.prompting(Prompt(purpose: .scenarioName, returnTo: mode)))
+            return .go(.prompting(Prompt(purpose: .scenarioName(), returnTo: mode)))
         case .activate:
             return apply(&state)
         default:

@@ -215,6 +215,30 @@ final class CursesTerminal: TerminalDevice {
         return try body()
     }
 
+    /// Ctrl-Z (a key in raw mode, not a signal): leaves curses mode, stops the process group with SIGTSTP's
+    /// default action as a shell expects of a job, and when the shell resumes it (`fg`, SIGCONT) takes the terminal
+    /// back and redraws everything.
+    func suspendJob() {
+        setBracketedPaste(false)
+        def_prog_mode()
+        endwin()
+        var stop = sigaction()
+        #if canImport(Darwin)
+            stop.__sigaction_u.__sa_handler = SIG_DFL
+        #else
+            stop.__sigaction_handler.sa_handler = SIG_DFL
+        #endif
+        sigemptyset(&stop.sa_mask)
+        var saved = sigaction()
+        sigaction(SIGTSTP, &stop, &saved)
+        kill(0, SIGTSTP)
+        sigaction(SIGTSTP, &saved, nil)
+        reset_prog_mode()
+        setBracketedPaste(true)
+        clearok(window, true)
+        wrefresh(window)
+    }
+
     // MARK: Signals
 
     private static func installSignalHandlers() {

@@ -14,6 +14,8 @@ protocol TerminalDevice: AnyObject {
     func suspend<Result>(_ body: () throws -> Result) rethrows -> Result
     /// Sends `text` to the terminal's clipboard (OSC 52).
     func copyToClipboard(_ text: String)
+    /// Ctrl-Z: restores the terminal, stops the process as a shell job, and takes the screen back when resumed.
+    func suspendJob()
     /// Restores the terminal for good.
     func close()
 }

@@ -36,7 +36,8 @@ public struct ConfigurationNumberRange: Sendable, Hashable, Codable {
     /// not inside.
     public func problem(with text: String) -> String? {
         guard let low = Self.compare(text, minimum), low >= 0, let high = Self.compare(text, maximum), high <= 0 else {
-            return "expected a number from \(minimum) to \(maximum), got \"\(text)\""
+            let kind = IntegerText(minimum) != nil && IntegerText(maximum) != nil ? "an integer" : "a number"
+            return "expected \(kind) from \(minimum) to \(maximum), got \"\(text)\""
         }
         return nil
     }

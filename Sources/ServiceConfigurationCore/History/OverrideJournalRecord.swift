@@ -85,7 +85,7 @@ public struct OverrideJournalRecord: Sendable, Hashable, Identifiable {
     /// `reset 3 overrides`, `import checkout.json: 2 keys`.
     public var summary: String {
         let show = VisibleText.escaped
-        func quoted(_ entry: OverrideEntry?) -> String { entry.map { "\"\(show($0.value))\"" } ?? "none" }
+        func quoted(_ entry: OverrideEntry?) -> String { entry.map { Self.shortQuoted($0.value) } ?? "none" }
         let verb = reason.action == .importProfile ? "import" : reason.action.rawValue
         let detail = reason.detail.map { " " + show($0) } ?? ""
         let total = changes.count + omittedKeys
@@ -105,6 +105,14 @@ public struct OverrideJournalRecord: Sendable, Hashable, Identifiable {
         }
         let keys = changes.prefix(3).map { show($0.key) }.joined(separator: ", ") + (total > 3 ? ", …" : "")
         return "\(verb)\(detail) \(total) override\(total == 1 ? "" : "s"): \(keys)"
+    }
+
+    /// `value` quoted and escaped for a summary line; one longer than 60 characters is cut to its first 40, with its
+    /// length: `"{"allowedExtensions":["jpg","png","heic","…" (312 characters)`.
+    static func shortQuoted(_ value: String) -> String {
+        let shown = VisibleText.escaped(value)
+        guard shown.count > 60 else { return "\"\(shown)\"" }
+        return "\"\(shown.prefix(40))…\" (\(value.count) characters)"
     }
 
     /// What a record that lists keys only says in place of the values.

@@ -29,6 +29,10 @@ public protocol ConfigurationValueStringRepresentable: Sendable {
     /// where you can, for instance `"WIDTH,QUALITY such as 1280,70"`.
     static var configurationValueFormat: String { get }
 
+    /// What a refused `string` should have been, for its error message ("expected <this>, got …"). The default is
+    /// ``configurationValueFormat``; integers name their type's range when `string` is a whole number outside it.
+    static func configurationValueExpectation(refusing string: String) -> String
+
     /// A regular expression every wire string must match as a whole, carried in the catalog manifest so tools that
     /// do not link the program refuse what the program refuses. Default: ``ConfigurationValuePattern/any``.
     ///
@@ -42,13 +46,16 @@ extension ConfigurationValueStringRepresentable {
     /// The default format description: "a valid <TypeName>".
     public static var configurationValueFormat: String { "a valid \(Self.self)" }
 
+    /// The format, whatever was refused.
+    public static func configurationValueExpectation(refusing string: String) -> String { configurationValueFormat }
+
     /// No pattern: the parser alone decides.
     public static var configurationValuePattern: ConfigurationValuePattern { .any }
 
     /// Parses `string`, or throws a ``ConfigurationDecodingError`` that names the expected format.
     public static func decodeConfigurationValue(_ string: String) throws(ConfigurationDecodingError) -> Self {
         guard let value = Self(configurationValueString: string) else {
-            throw ConfigurationDecodingError(expected: configurationValueFormat, got: string)
+            throw ConfigurationDecodingError(expected: configurationValueExpectation(refusing: string), got: string)
         }
         return value
     }
@@ -95,6 +102,14 @@ extension ConfigurationValueStringRepresentable where Self: FixedWidthInteger {
     public static var configurationValueFormat: String {
         if bitWidth >= 64 { return Self.isSigned ? "an integer" : "a whole number (0 or more)" }
         return "an integer from \(Self.min) to \(Self.max)"
+    }
+
+    /// For a whole number outside the type's range (`99999999999999999999` for an `Int`), the range itself:
+    /// "an integer from -9223372036854775808 to 9223372036854775807"; otherwise the format.
+    public static func configurationValueExpectation(refusing string: String) -> String {
+        let digits = string.hasPrefix("-") ? string.dropFirst() : Substring(string)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return configurationValueFormat }
+        return Self.isSigned ? "an integer from \(Self.min) to \(Self.max)" : "a whole number from 0 to \(Self.max)"
     }
 }
 

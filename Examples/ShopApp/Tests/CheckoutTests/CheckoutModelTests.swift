@@ -71,7 +71,7 @@ struct CheckoutModelTests {
         let error = #expect(throws: ConfigurationError.self) {
             try Checkout.setOverrides(on: mock, checkoutMaxCartItems: 501)
         }
-        #expect(error?.description == #"checkout.cart.max_items expects a number from 1 to 500, got "501""#)
+        #expect(error?.description == #"checkout.cart.max_items expects an integer from 1 to 500, got "501""#)
         #expect(mock.checkoutMaxCartItems == 3, "a refused override leaves the value")
     }
 

@@ -14,6 +14,9 @@ package struct KeyFilters: Equatable, Sendable {
     package var onlySyncChanged = false
     /// Show only keys no program using the store read in this run (see ``MenuData/coverage``).
     package var onlyUnread = false
+    /// Show only keys whose value, server value or override holds a character the screen shows escaped (control,
+    /// invisible, invalid text).
+    package var onlyInvisible = false
 
     package init(scope: Int? = nil, query: String = "", onlyOverridden: Bool = false, onlyProblems: Bool = false) {
         self.scope = scope
@@ -25,6 +28,7 @@ package struct KeyFilters: Equatable, Sendable {
     /// Whether any filter is on.
     package var isActive: Bool {
         scope != nil || !query.isEmpty || onlyOverridden || onlyProblems || onlySyncChanged || onlyUnread
+            || onlyInvisible
     }
 
     /// The module the list is restricted to: the selected one, unless a search covers every module.

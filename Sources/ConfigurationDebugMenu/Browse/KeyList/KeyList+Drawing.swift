@@ -3,9 +3,10 @@ import ServiceConfiguration
 import ServiceConfigurationFileStore
 
 extension KeyList {
-    /// The columns of a key row, sized to their content: when everything fits, the title and the name get what
-    /// they need and the value the rest; otherwise the value keeps a fair share and the title gives way before the
-    /// name (whose end tells keys apart).
+    /// The columns of a key row, sized to their content. The value column needs at most 16 cells to be useful (the
+    /// details show a long value whole), so the titles and names get the free width first: whole when they fit
+    /// beside it, the value taking the rest; otherwise the title and the name share the room, the name keeping at
+    /// least 60% (its end tells keys apart) and the title what the name leaves over.
     struct Columns {
         var title: Int
         var name: Int
@@ -15,15 +16,13 @@ extension KeyList {
 
         init(innerWidth: Int, titleNeeds: Int, nameNeeds: Int, valueNeeds: Int) {
             let available = max(20, innerWidth - 1 - 4 - Self.source - Self.flags)
-            if titleNeeds + nameNeeds + valueNeeds <= available {
+            let room = available - min(valueNeeds, 16)
+            if titleNeeds + nameNeeds <= room {
                 title = titleNeeds
                 name = nameNeeds
             } else {
-                let value = min(valueNeeds, max(16, available * 30 / 100))
-                var room = available - value
                 name = min(nameNeeds, max(room - titleNeeds, room * 60 / 100))
-                room -= name
-                title = max(min(6, room), min(titleNeeds, room))
+                title = max(min(6, room - name), min(titleNeeds, room - name))
             }
             value = max(1, available - title - name)
         }
@@ -54,7 +53,9 @@ extension KeyList {
             guard case .key(let key) = row else { return widest }
             return max(
                 widest,
-                ScreenGrid.displayWidth(of: String(valueText(key, data: data, query: filters.query).prefix(200))))
+                ScreenGrid.displayWidth(
+                    of: String(
+                        ValueText.short(data.statuses[key].value, of: data.table.keys[key].descriptor).prefix(200))))
         }
         let columns = Columns(
             innerWidth: inner.width, titleNeeds: data.table.widestTitle,
@@ -94,10 +95,13 @@ extension KeyList {
                 let mark = pending[descriptor.name]
                 let text = RowText(
                     title: descriptor.title,
-                    name: TextWidth.truncateMiddle(
-                        headings ? data.table.shortName(of: key) : descriptor.name, to: columns.name),
+                    name: snippet(key, data: data, query: filters.query).map {
+                        TextWidth.truncate($0, to: columns.name)
+                    }
+                        ?? TextWidth.truncateMiddle(
+                            headings ? data.table.shortName(of: key) : descriptor.name, to: columns.name),
                     value: mark.map { ValueText.short($0.value, of: descriptor) }
-                        ?? valueText(key, data: data, query: filters.query),
+                        ?? ValueText.short(status.value, of: descriptor),
                     source: mark.map(Self.pendingSource) ?? status.source.description,
                     flags: Self.flags(
                         status, rejectedByProgram: data.coverage.rejectsOverride(of: status),
@@ -154,16 +158,14 @@ extension KeyList {
         mark.unanswered == nil ? theme.label : theme.problem
     }
 
-    /// The value column of a key row: the value, or for a key found by its description or note, that text from
-    /// just before the match, marked `≈` (the details pane shows it whole).
-    private func valueText(_ key: Int, data: MenuData, query: String) -> String {
-        let descriptor = data.table.keys[key].descriptor
-        let status = data.statuses[key]
+    /// For a key found by its description or note, that text from just before the match, marked `≈`: shown in the
+    /// name column, so the value stays in its own (the details pane shows the name and the text whole).
+    private func snippet(_ key: Int, data: MenuData, query: String) -> String? {
         let text: String
         switch textMatches[key] {
-        case .summary: text = descriptor.summary ?? ""
-        case .note: text = "note: " + (status.override?.note ?? "")
-        default: return ValueText.short(status.value, of: descriptor)
+        case .summary: text = data.table.keys[key].descriptor.summary ?? ""
+        case .note: text = "note: " + (data.statuses[key].override?.note ?? "")
+        default: return nil
         }
         guard let term = query.split(separator: " ").first,
             let match = text.range(of: term, options: .caseInsensitive)
@@ -209,6 +211,7 @@ extension KeyList {
         if filters.onlyProblems { parts.append("problems only") }
         if filters.onlySyncChanged { parts.append("changed by the last sync") }
         if filters.onlyUnread { parts.append("never read in this run") }
+        if filters.onlyInvisible { parts.append("invisible or control characters") }
         let end = grid.write(" Filters: ", in: row, style: theme.muted)
         let rest = row.inset(left: end - row.x)
         let clear = "  Esc clears all "

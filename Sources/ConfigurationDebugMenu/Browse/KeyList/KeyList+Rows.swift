@@ -1,3 +1,6 @@
+import Foundation
+import ServiceConfiguration
+
 extension KeyList {
     /// The rows for `data` under `filters`: scope headings and keys in catalog order, or ranked matches of the
     /// query, then orphaned overrides (when no scope is selected).
@@ -11,6 +14,9 @@ extension KeyList {
                     || data.coverage.rejectsOverride(of: statuses[key]))
                 && (!filters.onlySyncChanged || data.syncChanges[table.keys[key].descriptor.name] != nil)
                 && (!filters.onlyUnread || data.coverage.read(named: table.keys[key].descriptor.name) == nil)
+                && (!filters.onlyInvisible || TextSearch.holdsInvisible(statuses[key].value)
+                    || TextSearch.holdsInvisible(statuses[key].serverValue)
+                    || TextSearch.holdsInvisible(statuses[key].override?.value))
         }
         let matcher = FuzzyMatcher(query: filters.query)
         var rows: [Row] = []
@@ -44,7 +50,8 @@ extension KeyList {
             }
             found.sort()
             cache = FilterCache(query: filters.query, scope: scope, keys: matches + found)
-            rows = (matches + found).lazy.filter(passes).map { .key($0) }
+            let ranked = Self.exactFirst(matches + found, query: filters.query, table: table, statuses: statuses)
+            rows = ranked.lazy.filter(passes).map { .key($0) }
         }
         if scope == nil {
             let query = filters.query.lowercased().filter { $0 != " " }
@@ -59,6 +66,50 @@ extension KeyList {
         }
         return rows
     }
+}
+
+extension KeyList {
+    /// `keys` with those whose value, title, name or last name component equals the query first, then those that
+    /// start with it, each group in the order given: `opus` finds the codec whose value is `opus` before keys whose
+    /// names merely hold o, p, u and s. Compared byte by byte, ASCII letters folded, without allocating.
+    static func exactFirst(
+        _ keys: [Int], query: String, table: KeyTable, statuses: [ConfigurationKeyStatus]
+    ) -> [Int] {
+        let needle = Array(query.trimmingCharacters(in: .whitespaces).utf8).map(foldASCII)
+        guard !needle.isEmpty else { return keys }
+        var exact: [Int] = []
+        var prefix: [Int] = []
+        var rest: [Int] = []
+        for key in keys {
+            let descriptor = table.keys[key].descriptor
+            let name = descriptor.name
+            let last = name.lastIndex(of: ".").map { name[name.index(after: $0)...] } ?? name[...]
+            var best = 0
+            for text in [statuses[key].value.map { $0[...] }, descriptor.title[...], name[...], last] {
+                guard let text else { continue }
+                best = max(best, startMatch(text.utf8, needle))
+                if best == 2 { break }
+            }
+            switch best {
+            case 2: exact.append(key)
+            case 1: prefix.append(key)
+            default: rest.append(key)
+            }
+        }
+        return exact + prefix + rest
+    }
+
+    /// 2 when `text` equals `needle`, 1 when it starts with it, 0 otherwise (ASCII letters folded).
+    private static func startMatch(_ text: Substring.UTF8View, _ needle: [UInt8]) -> Int {
+        var index = text.startIndex
+        for byte in needle {
+            guard index < text.endIndex, foldASCII(text[index]) == byte else { return 0 }
+            index = text.index(after: index)
+        }
+        return index == text.endIndex ? 2 : 1
+    }
+
+    private static func foldASCII(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
 }
 
 extension String {
