@@ -169,6 +169,8 @@ extension BrowseScreen {
         ("", "* changed by another process a moment ago"),
         ("", "+ marked for a bulk action (v, V); a acts on the marked keys, Esc clears the marks"),
         ("", "• read by the running program in this run; ◦ read, but before its value last changed"),
+        ("Search", "≈ … in the name column: the words matched in the description or note"),
+        ("", "\\u{200B}, \\t: invisible characters are searched as the screen shows them"),
         ("Modules", "the left pane; each module (a scope in code) groups its keys"),
         ("Server", "the line under the title: where server values come from, fresh / cached / stale, age"),
         ("Mouse", "click selects, the wheel scrolls (config-menu --no-mouse turns it off)"),
