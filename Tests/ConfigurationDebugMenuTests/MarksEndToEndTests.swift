@@ -88,4 +88,38 @@ struct PowerToolEndToEndTests {
         reader.reload()
         #expect(reader.entry(forKey: "function.album.max_photos")?.value == "9223372036854775807")
     }
+
+    @Test("H, G, r: revert to the oldest change, one question; the store and the history agree; u undoes the revert")
+    func revertToHere() async throws {
+        let session = try TmuxSession(width: 120, height: 36)
+        let store = session.home.appendingPathComponent("state/overrides.json")
+        for (key, value) in [
+            ("function.album.max_photos", "10"), ("function.album.max_photos", "20"),
+            ("function.chat.bubble_style", "classic"),
+        ] {
+            let run = try ChildProcess.run(TmuxSession.binary, ["set", key, value, "--store", store.path])
+            #expect(run.status == 0, "\(run.error)")
+        }
+        try session.run("\(TmuxSession.binary) --store \(store.path)")
+        try await session.waitFor("Modules")
+        try session.press("H")
+        try await session.waitFor("History · 3 changes")
+        try session.press("G", "r")
+        try await session.waitFor("That undoes the 2 later changes at once")
+        try session.press("y")
+        try await session.waitFor("Undone: 2 later changes, back to set function.album.max_photos = \"10\"")
+        let reader = FileOverrideStore(url: store)
+        reader.reload()
+        #expect(reader.entry(forKey: "function.album.max_photos")?.value == "10")
+        #expect(reader.entry(forKey: "function.chat.bubble_style") == nil)
+        #expect(reader.history().records.last?.reason.action == .restore)
+        // The revert is this menu's own last change: u undoes it at once.
+        try session.press("Escape", "u")
+        try await session.waitFor("Undone: restore to")
+        reader.reload()
+        #expect(reader.entry(forKey: "function.album.max_photos")?.value == "20")
+        #expect(reader.entry(forKey: "function.chat.bubble_style")?.value == "classic")
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
 }

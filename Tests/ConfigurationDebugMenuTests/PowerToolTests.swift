@@ -222,3 +222,34 @@ struct ModuleDigitTests {
         #expect(state.filters.scope == nil && state.status?.text == "There is no module 9: the pane lists 3")
     }
 }
+
+/// "Revert to here" in the history (issue 25 item 6).
+@Suite("revert to here, from the history")
+struct RevertToHereTests {
+    @Test("r on a change asks, naming the later changes and the keys; y writes one revert; the newest has nothing")
+    func revert() throws {
+        var state = try MenuFixture.state(width: 120, height: 36)
+        reduce(&state, .openHistory)
+        reduce(&state, .revertToHere)
+        #expect(state.status?.text == "This is the newest change: there is nothing after it to revert")
+        reduce(&state, .bottom, .revertToHere)
+        guard case .confirming(.revert(let proposal, _)) = state.mode else {
+            Issue.record("r asks first: \(state.mode)")
+            return
+        }
+        #expect(proposal.record.id == "1" && proposal.laterChanges.map(\.id) == ["2", "3", "4"])
+        #expect(proposal.restores["function.chat.greeting"]??.value == "Hello", "what the hand edit replaced")
+        let text = MenuRenderer().render(state).text
+        #expect(text.contains("Confirm · revert") && text.contains("That undoes the 3 later changes at once"))
+        let effects = reduce(&state, .confirm)
+        guard case .revert(let sent, let id)? = effects.first else {
+            Issue.record("y reverts: \(effects)")
+            return
+        }
+        #expect(sent == proposal && id > 0)
+        guard case .history = state.mode else {
+            Issue.record("back in the history: \(state.mode)")
+            return
+        }
+    }
+}

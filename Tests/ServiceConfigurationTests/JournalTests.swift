@@ -55,6 +55,42 @@ struct JournalTests {
         #expect(history.records[1].summary == "set 2 overrides: \(flag), \(count)")
     }
 
+    @Test("revert to a change: every later change undone at once, as one restore record that u undoes")
+    func revertToHere() throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL(), origin: .cli)
+        let service = try service(store)
+        try service.setOverride(rawValue: "1", forKeyNamed: count)
+        try service.setOverride(rawValue: "2", forKeyNamed: count)
+        try service.setOverride(rawValue: "Y", forKeyNamed: flag)
+        let history = store.history()
+        let revert = try history.revertProposal(to: history.records[0], current: store.entries)
+        #expect(revert.laterChanges.map(\.id) == history.records[1...].map(\.id))
+        #expect(revert.restores[count] == .some(history.records[0].changes[0].new), "what the first change left")
+        #expect(revert.restores[flag] == .some(nil), "no override before the later change set it")
+        try service.restoreOverrides(revert.restores, reason: revert.reason, expecting: revert.expected)
+        #expect(store.entry(forKey: count)?.value == "1" && store.entry(forKey: flag) == nil)
+        let after = store.history()
+        #expect(after.records.count == 4 && after.records[3].reason.action == .restore)
+        #expect(after.records[3].summary.hasPrefix("restore to 20"), "\(after.records[3].summary)")
+        // The revert is one change: one undo puts both keys back.
+        let undo = try #require(after.undoProposal(current: store.entries))
+        #expect(undo.record.id == after.records[3].id)
+        try service.undoOverrideChange(undo)
+        #expect(store.entry(forKey: count)?.value == "2" && store.entry(forKey: flag)?.value == "Y")
+        // A revert proposed before another change is refused when saved, naming the key; nothing changes.
+        let stale = try store.history().revertProposal(to: history.records[0], current: store.entries)
+        try service.setOverride(rawValue: "7", forKeyNamed: count)
+        #expect(throws: OverrideChangeConflict.self) {
+            try service.restoreOverrides(stale.restores, reason: stale.reason, expecting: stale.expected)
+        }
+        #expect(store.entry(forKey: count)?.value == "7" && store.entry(forKey: flag)?.value == "Y")
+        // A change the history no longer holds cannot be reverted to.
+        var gone = history.records[0]
+        gone.id = "not-there"
+        #expect(throws: OverrideRevertRefusal.self) { try store.history().revertProposal(to: gone, current: [:]) }
+    }
+
     @Test("a long value is shortened in a summary, with its length; the record keeps it whole")
     func longValueSummary() throws {
         let folder = TemporaryFolder()

@@ -34,6 +34,13 @@ extension Confirmation {
         case (.discardEdit(_, let editor), .cancel), (.quitDiscardingEdit(_, let editor), .cancel),
             (.overwrite(_, _, let editor), .cancel):
             return .go(editor)
+        case (.revert(let proposal, let returnTo), .confirm):
+            let id = state.beginChange(
+                summary: "revert to \(proposal.record.summary)", values: proposal.restores.mapValues { $0?.value })
+            return .go(returnTo, [.revert(proposal, id: id)])
+        case (.revert(_, let returnTo), .cancel):
+            state.inform("Nothing was reverted")
+            return .go(returnTo)
         case (.undo(let proposal, _, let returnTo), .confirm):
             return .go(returnTo, [state.undoEffect(proposal)])
         case (.undo(_, let own, let returnTo), .cancel):

@@ -27,13 +27,16 @@ package indirect enum Confirmation: MenuComponent {
     case applyScenario(name: String, summary: String, changes: [String: OverrideEntry?], view: ScenariosView)
     /// A bulk action on the marked keys: `write` changes them all at once (one history entry, one undo step).
     case bulk(question: String, write: OverrideWrite)
+    /// Revert the store to just after a change chosen in the history, undoing every later change; `returnTo` is the
+    /// history.
+    case revert(OverrideRevertProposal, returnTo: MenuState.Mode)
 
     /// The mode the question was asked from, drawn under it (an editor stays visible while asked about it).
     package var underlyingMode: MenuState.Mode {
         switch self {
         case .discardEdit(_, let editor), .quitDiscardingEdit(_, let editor), .overwrite(_, _, let editor): editor
         case .applyScenario(_, _, _, let view): .scenarios(view)
-        case .undo(_, _, let returnTo), .quitWithPendingChanges(_, _, let returnTo): returnTo
+        case .undo(_, _, let returnTo), .quitWithPendingChanges(_, _, let returnTo), .revert(_, let returnTo): returnTo
         case .resetAll, .resetScope, .pruneExpired, .bulk: .browsing
         }
     }
@@ -65,6 +68,10 @@ package indirect enum Confirmation: MenuComponent {
         case .pruneExpired(let count): "Remove \(count) expired override\(count == 1 ? "" : "s")?"
         case .applyScenario(let name, let summary, _, _): "Apply scenario \(name): \(summary)?"
         case .bulk(let question, _): question
+        case .revert(let proposal, _):
+            "Revert to \(ValueText.seconds(proposal.record.time)) (\(proposal.record.summary))? That undoes the "
+                + "\(BulkMenu.count(proposal.laterChanges.count, "later change")) at once, putting back "
+                + BulkMenu.list(proposal.restores.keys.sorted()) + "."
         }
     }
 
@@ -83,6 +90,7 @@ package indirect enum Confirmation: MenuComponent {
         case .pruneExpired: "y removes them · n, Enter or Esc keeps them · u undoes it"
         case .applyScenario: "y applies it · n, Enter or Esc keeps the overrides · u undoes it"
         case .bulk: "y does it, as one change · n, Enter or Esc keeps the marks · u undoes it"
+        case .revert: "y reverts, as one change · n, Enter or Esc keeps them · u undoes the revert"
         }
     }
 
@@ -97,6 +105,7 @@ package indirect enum Confirmation: MenuComponent {
         case .pruneExpired: "remove expired"
         case .applyScenario: "apply scenario"
         case .bulk: "bulk change"
+        case .revert: "revert"
         }
     }
 

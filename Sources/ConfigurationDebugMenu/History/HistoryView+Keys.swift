@@ -19,6 +19,9 @@ extension Keymap {
                 "undo the selected change (asks first; a later change of its key in the way: named, undone with it)",
                 hint: "undo this", priority: 10),
             bind(
+                [.character("r")], .revertToHere, "revert to here: undo every later change at once (asks first)",
+                hint: "revert to here", priority: 15),
+            bind(
                 [.character("f")], .toggleHistoryFilter, "only the changes of the key selected in the list, or all",
                 hint: "this key", priority: 20),
             showMessages,

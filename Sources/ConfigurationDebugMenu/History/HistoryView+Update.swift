@@ -32,12 +32,43 @@ extension HistoryView {
                 return .stay
             }
             return .stay([.proposeUndoOfChange(changes[selection])])
+        case .revertToHere:
+            return revert(&state)
         case .toggleHistoryFilter where key == nil:
             state.inform("Select a key in the list first; f then shows only its changes")
             return .stay
         default:
             let visible = Self.listRows(in: state.layout.body).height
             return select(intent, count: rows(state.data.history).count, visibleRows: visible) ? .stay : .ignored
+        }
+    }
+
+    /// `r`: asks before reverting the store to just after the selected change, from the history as the menu last
+    /// read it; the write expects each key as the menu saw it, so a change made meanwhile refuses it, naming it.
+    private func revert(_ state: inout MenuState) -> MenuOutcome {
+        let changes = rows(state.data.history)
+        guard state.data.history.isKept, changes.indices.contains(selection) else {
+            state.inform(state.data.history.isKept ? "No change selected" : "This store keeps no history")
+            return .stay
+        }
+        var current: [String: OverrideEntry] = [:]
+        for status in state.data.statuses + state.data.orphans {
+            if let entry = status.override { current[status.name] = entry }
+        }
+        do {
+            let proposal = try state.data.history.revertProposal(to: changes[selection], current: current)
+            guard !proposal.laterChanges.isEmpty else {
+                state.inform("This is the newest change: there is nothing after it to revert")
+                return .stay
+            }
+            guard !proposal.changesNothing else {
+                state.inform("Reverting would change nothing: the later changes left every key as it was")
+                return .stay
+            }
+            return .go(.confirming(.revert(proposal, returnTo: mode)))
+        } catch {
+            state.fail("cannot revert: \(error)")
+            return .stay
         }
     }
 

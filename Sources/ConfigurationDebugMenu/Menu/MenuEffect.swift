@@ -36,6 +36,9 @@ package enum MenuEffect: Equatable, Sendable {
     case copyToClipboard(String)
     /// Sync the server values (in the background), then report ``MenuFeedback/syncFinished(_:)``.
     case syncServerValues
+    /// Revert the store to just after a recorded change (undo every later change at once), then report
+    /// ``MenuFeedback/undoSucceeded(_:id:)`` or ``MenuFeedback/writeFailed(_:id:)``.
+    case revert(OverrideRevertProposal, id: Int)
     /// Stop the process as a shell job (the terminal restored first), redraw when the shell resumes it.
     case suspend
     /// Leave the menu.

@@ -85,6 +85,8 @@ package enum MenuIntent: Equatable, Sendable {
     case closeView
     /// In the history: show only the changes of the key selected in the list, or every change again.
     case toggleHistoryFilter
+    /// In the history: revert the store to just after the selected change (undo every later change at once).
+    case revertToHere
     /// In the scenarios view: apply by merging into the overrides, or by replacing them.
     case toggleScenarioMode
     /// In the scenarios view: save the current overrides as a new scenario (asks for a name).

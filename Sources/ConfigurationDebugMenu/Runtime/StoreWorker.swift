@@ -69,6 +69,17 @@ final class StoreWorker: Sendable {
                         proposal.record.summary + (own ? "" : " (by \(proposal.record.origin))"), id: id)
                 }
             }
+        case .revert(let proposal, let id):
+            work = {
+                self.change(id: id, expected: proposal.restores.mapValues { $0?.value }) {
+                    try self.service.restoreOverrides(
+                        proposal.restores, reason: proposal.reason, expecting: proposal.expected)
+                    self.source.markChanged(proposal.restores.keys)
+                    let count = proposal.laterChanges.count
+                    return .undoSucceeded(
+                        "\(count) later change\(count == 1 ? "" : "s"), back to \(proposal.record.summary)", id: id)
+                }
+            }
         case .pruneExpired(let id):
             work = {
                 let expired = self.service.expiredOverrides.keys
