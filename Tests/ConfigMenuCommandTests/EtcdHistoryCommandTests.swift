@@ -34,7 +34,8 @@ struct EtcdHistoryCommandTests {
     func walk(_ store: String) throws {
         for value in ["7", "9"] { #expect(try run(["set", key, value], store: store).status == 0) }
         let nothing = try run(["redo", "--yes"], store: store)
-        #expect(nothing.status == 0 && nothing.output.hasPrefix("nothing to redo: nothing was undone"), "\(nothing.output)")
+        #expect(
+            nothing.status == 0 && nothing.output.hasPrefix("nothing to redo: nothing was undone"), "\(nothing.output)")
         let undo = try run(["undo", "--yes"], store: store)
         #expect(undo.output.contains("undone: set \(key) = \"9\" (was \"7\")"), "\(undo.output) \(undo.error)")
         #expect(try run(["undo", "--yes"], store: store).output.contains("undone: set \(key) = \"7\""))
@@ -61,7 +62,8 @@ struct EtcdHistoryCommandTests {
 
     @Test(
         "on etcd: history names the machine and process of each change; undo and redo walk the shared history",
-        .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
+        .enabled(
+            if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
     func etcdStore() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let etcd = try EtcdTestServer.shared.get()

@@ -35,7 +35,8 @@ struct EtcdJournalTests {
             catalog: try fixtureCatalog(), overrideStore: store, watchMode: nil, overridePolicy: .allBuilds)
     }
 
-    @Test("set, reset and undo are recorded oldest first with who made them (kind, pid, machine); keys beside the prefix")
+    @Test(
+        "set, reset and undo are recorded oldest first with who made them (kind, pid, machine); keys beside the prefix")
     func recordsWithOrigin() throws {
         let etcd = try EtcdFixture.shared()
         let prefix = EtcdFixture.prefix("journal")
@@ -45,8 +46,10 @@ struct EtcdJournalTests {
         try service.setOverride(rawValue: "Y", forKeyNamed: flag)
         try service.removeOverride(forKeyNamed: count)
         // Another machine's program on the same prefix.
-        let other = try self.store(etcd, prefix: prefix, origin: OverrideChangeOrigin(
-            kind: .program, name: "Shop", pid: 4242, host: "build-7"))
+        let other = try self.store(
+            etcd, prefix: prefix,
+            origin: OverrideChangeOrigin(
+                kind: .program, name: "Shop", pid: 4242, host: "build-7"))
         try other.modify(OverrideChangeReason(.set)) { $0[flag] = OverrideEntry(value: "N") }
         store.reload()
         let proposal = try #require(store.history().undoProposal(current: store.entries))
