@@ -346,7 +346,7 @@ public final class EtcdOverrideStore: OverrideStore {
     /// `changes` in transactions of at most ``operationsPerTransaction`` keys and about ``bytesPerTransaction``
     /// bytes, in order, with `record` (the change's history record) in the last one: never alone in a transaction
     /// of its own, which would let the change land without it.
-    static func batches(_ changes: [EtcdClient.Change], record: EtcdClient.Change?) -> [[EtcdClient.Change]] {
+    package static func batches(_ changes: [EtcdClient.Change], record: EtcdClient.Change?) -> [[EtcdClient.Change]] {
         guard !changes.isEmpty else { return [] }
         var batches: [[EtcdClient.Change]] = []
         var batch: [EtcdClient.Change] = []
