@@ -202,6 +202,7 @@ enum CommandLineTool {
         case "status": try SyncCommands(invocation: invocation).status()
         case "history": try HistoryCommands(invocation: invocation).history()
         case "undo": try HistoryCommands(invocation: invocation).undo()
+        case "redo": try HistoryCommands(invocation: invocation).redo()
         case "prune": try HistoryCommands(invocation: invocation).prune()
         case "diff": try HistoryCommands(invocation: invocation).diff()
         case "simulators": try SimulatorCommands(invocation: invocation).simulators()
@@ -357,8 +358,8 @@ struct ToolContext {
 
     /// The store the options select: `--store FILE`, `--store etcd://HOST:PORT/PREFIX` or `--store http://HOST:PORT`
     /// (a `config-menu serve`), else `$CONFIG_OVERRIDES_STORE`, else the default file. A URL that names no etcd
-    /// prefix is a usage error. A file store records its changes in the history as made by `origin`, and a served
-    /// store sends it with each change (an etcd store keeps no history).
+    /// prefix is a usage error. A file or etcd store records its changes in the history as made by `origin`, and a
+    /// served store sends it with each change.
     static func store(_ invocation: Invocation, origin: OverrideChangeOrigin = .cli) throws -> any OverrideStore {
         guard let location = try storeLocation(invocation), OverrideStores.isRemote(location) else {
             return FileOverrideStore(
@@ -368,7 +369,7 @@ struct ToolContext {
             if OverrideStores.isHTTP(location), let url = URL(string: location) {
                 return try HTTPOverrideStore(url: url, origin: origin)
             }
-            return try OverrideStores.store(for: location, environment: try etcdEnvironment(invocation))
+            return try OverrideStores.store(for: location, environment: try etcdEnvironment(invocation), origin: origin)
         } catch let error as OverrideStoreError {
             throw ToolError.usage(
                 "\(invocation.options["--store"] == nil ? OverrideStores.environmentVariable : "--store"): \(error.problem)"

@@ -4,8 +4,9 @@ import ServiceConfiguration
 import ServiceConfigurationFileStore
 import ServiceConfigurationFiles
 
-/// `history`, `undo`, `prune` and `diff`: the store's recorded changes, undoing the last one (whoever made it),
-/// removing expired overrides, and comparing profiles. Every change goes through the service.
+/// `history`, `undo`, `redo`, `prune` and `diff`: the store's recorded changes, undoing the last one (whoever made
+/// it) and redoing what was undone, removing expired overrides, and comparing profiles. Every change goes through the
+/// service.
 struct HistoryCommands {
     let invocation: Invocation
 
@@ -15,6 +16,7 @@ struct HistoryCommands {
     static let shapes: [String: (options: Set<String>, arguments: ClosedRange<Int>, names: String)] = [
         "history": (["--json", "--limit"], 0...1, "at most one key name"),
         "undo": (["--yes", "--json"], 0...0, "no arguments"),
+        "redo": (["--yes", "--json"], 0...0, "no arguments"),
         "prune": (["--dry-run", "--json"], 0...0, "no arguments"),
         "diff": (["--json", "--replace"], 1...2, "one or two profile files"),
     ]
@@ -94,55 +96,73 @@ struct HistoryCommands {
     // MARK: undo
 
     func undo() throws {
+        try apply(redoing: false)
+    }
+
+    /// `redo`: reverses the newest undo not redone yet, as long as no other change came after it.
+    func redo() throws {
+        try apply(redoing: true)
+    }
+
+    /// An undo, or with `redoing` a redo: shows what it puts back, asks, applies it through the service.
+    private func apply(redoing: Bool) throws {
+        let command = redoing ? "redo" : "undo"
+        let done = redoing ? "redone" : "undone"
         let context = try ToolContext(invocation)
         let history = context.store.history()
-        guard let proposal = history.undoProposal(current: context.store.entries) else {
+        let current = context.store.entries
+        guard
+            let proposal = redoing ? history.redoProposal(current: current) : history.undoProposal(current: current)
+        else {
             if let problem = history.problem {
                 // An unreadable history is not an empty one: say so, and do not succeed.
                 throw ToolError(
                     code: .ioFailure,
-                    description: "cannot tell the last change: \(VisibleText.escaped(problem)); nothing was undone")
+                    description: "cannot tell the last change: \(VisibleText.escaped(problem)); nothing was \(done)")
             }
-            try Output.line(
-                "nothing to undo: "
-                    + (history.changes.isEmpty ? "no change is recorded" : "every recorded change is undone")
-                    + " (\(context.journalDescription))")
+            let why =
+                redoing
+                ? (history.changes.contains { $0.reason.action == .undo }
+                    ? "no undo to redo since the last change" : "nothing was undone")
+                : (history.changes.isEmpty ? "no change is recorded" : "every recorded change is undone")
+            try Output.line("nothing to \(command): \(why) (\(context.journalDescription))")
             return
         }
         let record = proposal.record
-        var lines = ["the last change: \(HistoryReport.time(record.time)) by \(record.origin): \(record.summary)"]
+        let heading = redoing ? "the last undo" : "the last change"
+        var lines = ["\(heading): \(HistoryReport.time(record.time)) by \(record.origin): \(record.summary)"]
         guard record.canBeUndone else {
             throw ToolError(
                 code: .failure,
-                description: lines[0] + "\nit was too large to be recorded in full, so it cannot be undone")
+                description: lines[0] + "\nit was too large to be recorded in full, so it cannot be \(done)")
         }
-        lines.append("undoing it puts back:")
+        lines.append(redoing ? "redoing it puts back what it undid:" : "undoing it puts back:")
         for key in proposal.restores.keys.sorted() {
             lines.append("  \(VisibleText.escaped(key)) = \(HistoryReport.quoted(proposal.restores[key] ?? nil))")
         }
         for key in proposal.changedSince {
             lines.append(
                 "warning: \(VisibleText.escaped(key)) changed since (now \(HistoryReport.quoted(proposal.expected[key] ?? nil))); "
-                    + "undoing replaces that too")
+                    + "\(redoing ? "redoing" : "undoing") replaces that too")
         }
         if !json { try Output.line(lines.joined(separator: "\n")) }
         if !invocation.flags.contains("--yes") {
             guard TerminalQuestion.canAsk else {
                 throw ToolError.usage(
-                    "undo asks before it changes anything, and there is no terminal to ask on: pass --yes",
-                    command: "undo")
+                    "\(command) asks before it changes anything, and there is no terminal to ask on: pass --yes",
+                    command: command)
             }
-            guard TerminalQuestion.ask("Undo it?") else {
-                throw ToolError(code: .failure, description: "nothing was undone")
+            guard TerminalQuestion.ask(redoing ? "Redo it?" : "Undo it?") else {
+                throw ToolError(code: .failure, description: "nothing was \(done)")
             }
         }
         context.warnIfCorrupt()
         try context.service.undoOverrideChange(proposal)
         context.reportMovedAside()
         if json {
-            try Output.line(JSONWriter.string(.object([("undone", HistoryReport.json(record))])))
+            try Output.line(JSONWriter.string(.object([(done, HistoryReport.json(record))])))
         } else {
-            try Output.line("undone: \(record.summary)")
+            try Output.line("\(done): \(record.summary)")
         }
     }
 

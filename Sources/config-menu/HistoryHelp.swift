@@ -1,9 +1,10 @@
-/// The `--help` texts of `history`, `undo`, `prune` and `diff`, and the overview's lines for them.
+/// The `--help` texts of `history`, `undo`, `redo`, `prune` and `diff`, and the overview's lines for them.
 extension Help {
     static let historyOverview = """
           history [KEY] [--limit N] [--json]
                                   the recorded changes of the overrides (newest first): who, when, what
           undo [--yes] [--json]   undo the last change anyone made (asks first; --yes without a terminal)
+          redo [--yes] [--json]   redo what the last undo undid (until a new change is made)
           prune [--dry-run] [--json]
                                   remove overrides that have expired
           diff PROFILE [PROFILE2] [--replace] [--json]
@@ -15,16 +16,17 @@ extension Help {
         usage: config-menu history [KEY] [--limit N] [--json]
 
         Every change of the overrides recorded in the journal beside the store
-        (overrides.json.journal, and overrides.json.journal.1 after it passed 1 MiB), newest first:
-        when, who (menu, cli or a program, with its process id; "a hand edit" for a change made to
-        the file outside them), what (set, reset, import, prune, undo) and each key's value before
-        and after. With KEY, only the changes of that key. Overrides that have expired are listed
+        (overrides.json.journal, and overrides.json.journal.1 after it passed 1 MiB; for an etcd
+        store, the keys under PREFIX.journal/, the newest 1000), newest first: when, who (menu, cli
+        or a program, with its process id, and the machine for an etcd store; "a hand edit" for a
+        change made to the file outside them), what (set, reset, import, prune, undo, redo) and each
+        key's value before and after. With KEY, only the changes of that key. Overrides that have expired are listed
         first ("expired now"); a hand edit no writer has recorded yet is listed as "not yet recorded"
         (the next change records it). Reading the history writes nothing.
 
           --limit N               the N newest changes
           --json                  {"journal", "records": [{"id", "time", "origin": {"kind", "name",
-                                  "pid"}, "action", "detail", "undoes", "changes": [{"key", "old",
+                                  "pid", "host"}, "action", "detail", "undoes", "changes": [{"key", "old",
                                   "new"}], "omittedKeys", "complete"}], "unrecorded": (a record) or
                                   null, "expired": [{"key", "entry", "because", "description"}],
                                   "unreadableLines", "problem"}; entries are {"value", "setAt",
@@ -45,6 +47,24 @@ extension Help {
 
           --yes                   do not ask (needed when there is no terminal to ask on: exit 2)
           --json                  print {"undone": (the record)} after undoing, nothing before
+
+        Answering no exits 1 and changes nothing.
+
+        \(sources)
+
+        \(exitCodes)
+        """,
+        "redo": """
+        usage: config-menu redo [--yes] [--json]
+
+        Redoes what the last undo undid: prints the undo and what redoing it puts back, with a
+        warning for each key changed again since, and asks. Repeated undos walk back and repeated
+        redos walk forward again; a new change after an undo (anyone's) ends what can be redone, as
+        in an editor. The redo is itself recorded (and can be undone); it is refused, changing
+        nothing, if a key changes between the question and the answer.
+
+          --yes                   do not ask (needed when there is no terminal to ask on: exit 2)
+          --json                  print {"redone": (the undo record)} after redoing, nothing before
 
         Answering no exits 1 and changes nothing.
 

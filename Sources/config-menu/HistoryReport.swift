@@ -74,6 +74,7 @@ enum HistoryReport {
                 .object([
                     ("kind", .string(record.origin.kind.rawValue)), ("name", .string(record.origin.name)),
                     ("pid", record.origin.pid.map { .number(String($0)) } ?? .null),
+                    ("host", record.origin.host.map(JSONValue.string) ?? .null),
                 ])
             ),
             ("action", .string(record.reason.action.rawValue)),

@@ -18,6 +18,8 @@ extension ToolContext {
     /// Where the history journal is, for messages: `the journal is FILE.journal`, or that the store keeps none.
     var journalDescription: String {
         (store as? FileOverrideStore).map { "the journal is " + VisibleText.escaped($0.journalURL.path) }
-            ?? "\(VisibleText.escaped(store.location)) keeps no history"
+            ?? (store.history().isKept
+                ? "the history is kept in \(VisibleText.escaped(store.location))"
+                : "\(VisibleText.escaped(store.location)) keeps no history")
     }
 }

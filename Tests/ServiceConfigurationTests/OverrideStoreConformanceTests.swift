@@ -120,8 +120,8 @@ struct OverrideStoreConformanceTests {
 }
 
 extension EtcdFixture {
-    /// Whether the etcd store keeps a history (it keeps none today: the suite skips that check, saying so).
-    static let keepsHistory = false
+    /// Whether the etcd store keeps a history (it does: the records beside its prefix, so the check runs).
+    static let keepsHistory = true
 }
 
 /// The suite under XCTest: failures would be `XCTFail`s of the running test case.

@@ -58,6 +58,37 @@ public struct OverrideHistory: Sendable, Hashable {
         return nil
     }
 
+    /// The undo a redo reverses: the newest undo not redone yet, as long as no other change came after it (a new
+    /// change after an undo ends what can be redone, as in any editor). Redo records are skipped with the undo each
+    /// one reversed, so repeated redos walk forward again through what repeated undos walked back.
+    ///
+    /// ```swift
+    /// if let proposal = history.redoProposal(current: store.entries) {
+    ///     try service.undoOverrideChange(proposal)    // recorded as a redo
+    /// }
+    /// ```
+    public var lastRedoable: OverrideJournalRecord? {
+        var redone: Set<String> = []
+        for record in changes.reversed() {
+            switch record.reason.action {
+            case .redo:
+                if let target = record.reason.undoes { redone.insert(target) }
+            case .undo:
+                if !redone.contains(record.id) { return record }
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// What redoing ``lastRedoable`` would do, given the store's `current` entries: the entries its undo replaced
+    /// come back. `nil` when there is nothing to redo. Applied with ``ConfigurationService/undoOverrideChange(_:)``
+    /// like an undo (refused if a key changed meanwhile) and recorded as a redo.
+    public func redoProposal(current: [String: OverrideEntry]) -> OverrideUndoProposal? {
+        lastRedoable.map { OverrideUndoProposal(record: $0, current: current, redoing: true) }
+    }
+
     /// What undoing ``lastUndoable`` would do, given the store's `current` entries; `nil` when there is nothing to
     /// undo.
     public func undoProposal(current: [String: OverrideEntry]) -> OverrideUndoProposal? {

@@ -25,14 +25,20 @@ public struct OverrideUndoProposal: Sendable, Hashable {
     public var laterChanges: [OverrideJournalRecord]
     /// Whether the undo goes back to before ``record`` on purpose, undoing ``laterChanges`` too (for its keys).
     public var includesLaterChanges: Bool
+    /// Whether this is a redo: ``record`` is an undo, and reversing it makes the change it undid again
+    /// (``OverrideHistory/redoProposal(current:)``).
+    public var isRedo: Bool
 
     /// The proposal to undo `record` over the store's `current` entries; `laterChanges` are the changes recorded
     /// after it that changed one of its keys, and `includingLaterChanges` says the undo is meant to undo them too.
+    ///
+    /// With `redoing`, `record` is an undo and the proposal reverses it, recorded as a redo (``isRedo``).
     public init(
         record: OverrideJournalRecord, current: [String: OverrideEntry], laterChanges: [OverrideJournalRecord] = [],
-        includingLaterChanges: Bool = false
+        includingLaterChanges: Bool = false, redoing: Bool = false
     ) {
         self.record = record
+        isRedo = redoing
         var restores: [String: OverrideEntry?] = [:]
         var expected: [String: OverrideEntry?] = [:]
         var changedSince: [String] = []
@@ -52,8 +58,9 @@ public struct OverrideUndoProposal: Sendable, Hashable {
     public var changesNothing: Bool { restores.allSatisfy { expected[$0.key] ?? nil == $0.value } }
 
     /// The reason the undo is journaled with: an undo of ``record``, and when it goes back through later changes,
-    /// how many (`back to before it, with 2 later changes`).
+    /// how many (`back to before it, with 2 later changes`); for a redo, a redo naming the undo it reverses.
     public var reason: OverrideChangeReason {
+        if isRedo { return OverrideChangeReason(.redo, undoes: record.id) }
         guard includesLaterChanges else { return OverrideChangeReason(.undo, undoes: record.id) }
         let count = laterChanges.count
         return OverrideChangeReason(

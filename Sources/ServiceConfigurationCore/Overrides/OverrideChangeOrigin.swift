@@ -35,12 +35,31 @@ public struct OverrideChangeOrigin: Sendable, Hashable, CustomStringConvertible 
     public var name: String
     /// The writer's process id (`nil` for changes made outside).
     public var pid: Int32?
+    /// The machine the writer ran on, when the store is shared between machines (an etcd store records it); `nil`
+    /// otherwise.
+    public var host: String?
 
     /// An origin.
-    public init(kind: Kind, name: String, pid: Int32?) {
+    public init(kind: Kind, name: String, pid: Int32?, host: String? = nil) {
         self.kind = kind
         self.name = name
         self.pid = pid
+        self.host = host
+    }
+
+    /// This origin on `host` (`nil` or empty: no machine named).
+    public func on(host: String?) -> OverrideChangeOrigin {
+        var origin = self
+        origin.host = host.flatMap { $0.isEmpty ? nil : $0 }
+        return origin
+    }
+
+    /// This machine's host name (`gethostname`), or `nil` when it has none.
+    public static var currentHost: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
     }
 
     /// This process as the debug menu.
@@ -59,10 +78,12 @@ public struct OverrideChangeOrigin: Sendable, Hashable, CustomStringConvertible 
         OverrideChangeOrigin(kind: .program, name: name, pid: getpid())
     }
 
-    /// For people: `menu (pid 4411)`, `cli (pid 4412)`, `MyApp (pid 5120)`, `a hand edit (or a writer stopped
-    /// before it recorded its change)`. The name is escaped.
+    /// For people: `menu (pid 4411)`, `cli (pid 4412)`, `MyApp (pid 5120)`, with the machine when it is known
+    /// (`cli (pid 4412 on build-7)`), `a hand edit (or a writer stopped before it recorded its change)`. The names
+    /// are escaped.
     public var description: String {
-        let pidText = pid.map { " (pid \($0))" } ?? ""
+        let hostText = host.map { " on " + VisibleText.escaped($0) } ?? ""
+        let pidText = pid.map { " (pid \($0)\(hostText))" } ?? (host.map { " (on \(VisibleText.escaped($0)))" } ?? "")
         switch kind {
         case .menu: return "menu" + pidText
         case .cli: return "cli" + pidText

@@ -16,6 +16,8 @@ public struct OverrideChangeReason: Sendable, Hashable {
         case prune
         /// A change undone (``OverrideChangeReason/undoes`` names it).
         case undo
+        /// An undo reversed: the change it undid made again (``OverrideChangeReason/undoes`` names the undo).
+        case redo
         /// Entries put back as they were stored (a restore that is not an undo of a recorded change).
         case restore
         /// A change found in the file that no journaling writer made (a hand edit).
@@ -28,7 +30,7 @@ public struct OverrideChangeReason: Sendable, Hashable {
     public var action: Action
     /// More about it, for people: the profile's name for an import.
     public var detail: String?
-    /// The journal id of the change an undo undoes.
+    /// The journal id of the change an undo undoes (for a redo: of the undo it reverses).
     public var undoes: String?
 
     /// A reason.

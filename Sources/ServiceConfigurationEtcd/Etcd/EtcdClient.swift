@@ -68,25 +68,48 @@ package final class EtcdClient: Sendable {
         return try EtcdWire.range(EtcdWire.decode(EtcdWire.RangeResponse.self, from: body))
     }
 
-    /// A comparison of a transaction: the key's last change is at `modRevision` (0: the key does not exist).
+    /// Every key in `[key, rangeEnd)` (or, with `countOnly`, how many there are), values left out with `keysOnly`.
+    package func range(
+        from key: [UInt8], to rangeEnd: [UInt8], keysOnly: Bool = false, cancellation: HTTPCancellation? = nil
+    ) throws(EtcdError) -> EtcdRange {
+        var request: [String: Any] = ["key": base64(key), "range_end": base64(rangeEnd)]
+        if keysOnly { request["keys_only"] = true }
+        let body = try call("/v3/kv/range", request, cancellation)
+        return try EtcdWire.range(EtcdWire.decode(EtcdWire.RangeResponse.self, from: body))
+    }
+
+    /// How many keys `[key, rangeEnd)` holds.
+    package func count(from key: [UInt8], to rangeEnd: [UInt8]) throws(EtcdError) -> Int {
+        let body = try call(
+            "/v3/kv/range", ["key": base64(key), "range_end": base64(rangeEnd), "count_only": true], nil)
+        return Int(try EtcdWire.number(EtcdWire.decode(EtcdWire.RangeResponse.self, from: body).count))
+    }
+
+    /// A comparison of a transaction: the key's last change is at `modRevision` (0: the key does not exist); with
+    /// `rangeEnd`, every key in `[key, rangeEnd)` was last changed before `modRevision` (none changed since).
     package struct Comparison: Sendable, Hashable {
         package var key: [UInt8]
         package var modRevision: Int64
+        package var rangeEnd: [UInt8]?
 
-        package init(key: [UInt8], modRevision: Int64) {
+        package init(key: [UInt8], modRevision: Int64, rangeEnd: [UInt8]? = nil) {
             self.key = key
             self.modRevision = modRevision
+            self.rangeEnd = rangeEnd
         }
     }
 
-    /// A change of a transaction: put `value` (or delete, for `nil`) at `key`.
+    /// A change of a transaction: put `value` (or delete, for `nil`) at `key`; with `rangeEnd` (and no value), delete
+    /// every key in `[key, rangeEnd)`.
     package struct Change: Sendable, Hashable {
         package var key: [UInt8]
         package var value: [UInt8]?
+        package var rangeEnd: [UInt8]?
 
-        package init(key: [UInt8], value: [UInt8]?) {
+        package init(key: [UInt8], value: [UInt8]?, rangeEnd: [UInt8]? = nil) {
             self.key = key
             self.value = value
+            self.rangeEnd = rangeEnd
         }
     }
 
@@ -104,11 +127,21 @@ package final class EtcdClient: Sendable {
         comparing comparisons: [Comparison], changes: [Change], cancellation: HTTPCancellation? = nil
     ) throws(EtcdError) -> TransactionOutcome {
         let compare: [[String: Any]] = comparisons.map {
-            ["target": "MOD", "result": "EQUAL", "key": base64($0.key), "mod_revision": String($0.modRevision)]
+            var comparison: [String: Any] = [
+                "target": "MOD", "result": "EQUAL", "key": base64($0.key), "mod_revision": String($0.modRevision),
+            ]
+            if let end = $0.rangeEnd {
+                comparison["result"] = "LESS"
+                comparison["range_end"] = base64(end)
+            }
+            return comparison
         }
         let success: [[String: Any]] = changes.map { change in
             if let value = change.value {
                 return ["request_put": ["key": base64(change.key), "value": base64(value)]]
+            }
+            if let end = change.rangeEnd {
+                return ["request_delete_range": ["key": base64(change.key), "range_end": base64(end)]]
             }
             return ["request_delete_range": ["key": base64(change.key)]]
         }

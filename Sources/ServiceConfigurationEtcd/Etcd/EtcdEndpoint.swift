@@ -134,6 +134,18 @@ package struct EtcdEndpoint: Sendable, Hashable {
         return [0]  // every key from the prefix on
     }
 
+    /// Where an etcd store keeps its history journal: beside the prefix, not under it (`/demo/overrides.journal/`
+    /// for `/demo/overrides/`), so reads and watches of the overrides never see it and a removal of every override
+    /// keeps it.
+    package var journalPrefix: [UInt8] { prefix.dropLast() + Array(".journal/".utf8) }
+
+    /// The end of ``journalPrefix``'s range.
+    package var journalRangeEnd: [UInt8] {
+        var end = journalPrefix
+        end[end.count - 1] += 1  // "/" + 1 = "0"
+        return end
+    }
+
     /// The configuration key an etcd key under the prefix stands for: the rest of the key, as UTF-8; `nil` for a
     /// key outside the prefix. Bytes that are not UTF-8 are shown replaced (see ``isValidName(_:)``).
     package func name(ofKey key: [UInt8]) -> String? {

@@ -29,6 +29,12 @@ package import ServiceConfigurationSync
 /// - **Tolerant**: an entry that is not valid (not JSON, no `"value"`, a key name that is not UTF-8, ...) is kept
 ///   untouched, listed in ``problems`` and not applied; entries for unknown keys are kept (orphans).
 /// - **Bounded**: entries past ``OverrideStoreLimits`` are refused before anything is written.
+/// - **History**: every change is recorded (who, on which machine, when, why, each key's entry before and after) in
+///   the same transaction as the change, so a change and its record land together or not at all. The records are
+///   keys beside the prefix, `/shop/overrides.journal/<id>` (one ``OverrideJournalRecord`` line each, as the file
+///   store's journal holds them), outside the range the overrides are read and watched from; the newest
+///   ``historyLimit`` are kept. ``history()`` reads them, so `config-menu history`, `undo` and `redo` work on a
+///   shared store.
 ///
 /// When etcd cannot be reached, the overrides last read keep applying (they are in memory; nothing is cached on
 /// disk, so a program started while etcd is down has none until it connects) and changes fail with
@@ -42,10 +48,19 @@ public final class EtcdOverrideStore: OverrideStore {
     package let client: EtcdClient
     private let backoff: ServerSyncBackoff
 
+    /// Who this store's changes are recorded as made by, with this machine's host name.
+    public let origin: OverrideChangeOrigin
+    /// How many records the history keeps (the oldest are deleted after a change passes it).
+    public let historyLimit: Int
+
+    /// How many changes the history keeps by default.
+    public static let defaultHistoryLimit = 1000
+
     private struct State: Sendable {
         var records: EtcdOverrideRecords
         var lastError: OverrideStoreError?
         var watcher: EtcdOverrideWatcher?
+        var journalProblem: String?
     }
 
     private let state: Locked<State>
@@ -69,11 +84,12 @@ public final class EtcdOverrideStore: OverrideStore {
     ///   - url: `etcd://HOST:PORT/PREFIX`, with `USER:PASSWORD@` before the host when etcd has authentication on.
     ///   - timeout: the longest one call to etcd may take (a change may make several).
     ///   - environment: where `CONFIG_ETCD_USER`, `CONFIG_ETCD_TOKEN` and `CONFIG_ETCD_CA_FILE` are read.
+    ///   - origin: who the history records this store's changes as made by (this machine's host name is added).
     /// - Throws: ``OverrideStoreError`` (``OverrideStoreError/Kind/io``) for a URL that names no etcd prefix, or a
     ///   CA file that cannot be read.
     public convenience init(
         url: URL, timeout: Duration = .seconds(5),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, origin: OverrideChangeOrigin = .program()
     ) throws(OverrideStoreError) {
         let endpoint: EtcdEndpoint
         do {
@@ -81,16 +97,19 @@ public final class EtcdOverrideStore: OverrideStore {
         } catch {
             throw OverrideStoreError(url: url, kind: .io, problem: error.reason)
         }
-        self.init(endpoint: endpoint, timeout: timeout)
+        self.init(endpoint: endpoint, timeout: timeout, origin: origin)
     }
 
-    /// Creates a store for `endpoint`, with the watch's backoff and the interval of its checks that etcd still
-    /// answers (``EtcdClient/watchCheckInterval``) replaceable (for tests).
+    /// Creates a store for `endpoint`, with the watch's backoff, the interval of its checks that etcd still
+    /// answers (``EtcdClient/watchCheckInterval``) and the history's length replaceable (for tests).
     package init(
         endpoint: EtcdEndpoint, timeout: Duration = .seconds(5),
         backoff: ServerSyncBackoff = ServerSyncBackoff(initial: .milliseconds(500), maximum: .seconds(30)),
-        watchCheckInterval: Duration? = .seconds(30)
+        watchCheckInterval: Duration? = .seconds(30), origin: OverrideChangeOrigin = .program(),
+        historyLimit: Int = EtcdOverrideStore.defaultHistoryLimit
     ) {
+        self.origin = origin.on(host: origin.host ?? OverrideChangeOrigin.currentHost)
+        self.historyLimit = max(1, historyLimit)
         client = EtcdClient(endpoint: endpoint, timeout: timeout, watchCheckInterval: watchCheckInterval)
         url = URL(string: endpoint.location) ?? endpoint.baseURL
         self.backoff = backoff
@@ -160,12 +179,19 @@ public final class EtcdOverrideStore: OverrideStore {
         try modify(replacingAll: false, reason: .change, body)
     }
 
-    /// ``modify(_:)``, optionally starting from no entries at all (entries that are not valid included). An etcd
-    /// store keeps no history journal, so `reason` is not recorded.
+    /// ``modify(_:)``, recorded in the history with `reason` (in the same transaction as the change).
+    public func modify(
+        _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
+        try modify(replacingAll: false, reason: reason, body)
+    }
+
+    /// ``modify(_:)``, optionally starting from no entries at all (entries that are not valid included), recorded
+    /// with `reason`.
     package func modify(
         replacingAll: Bool, reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
     ) throws(OverrideStoreError) {
-        try commit { records throws(OverrideStoreError) in
+        try commit(reason) { records throws(OverrideStoreError) in
             var entries = replacingAll ? [:] : records.entries
             do {
                 try body(&entries)
@@ -192,7 +218,7 @@ public final class EtcdOverrideStore: OverrideStore {
                     changes.append(EtcdClient.Change(key: key, value: nil))
                 }
             }
-            return changes
+            return Plan(changes: changes, before: records.entries, after: entries)
         }
     }
 
@@ -200,34 +226,46 @@ public final class EtcdOverrideStore: OverrideStore {
     public func removeValue(forKey key: String) throws(OverrideStoreError) {
         let etcdKey = client.endpoint.key(key)
         // Also when this store knows no such key: the comparison then finds out whether another writer just made it.
-        try commit { _ in [EtcdClient.Change(key: etcdKey, value: nil)] }
+        try commit(OverrideChangeReason(.reset)) { records in
+            var after = records.entries
+            after[key] = nil
+            return Plan(changes: [EtcdClient.Change(key: etcdKey, value: nil)], before: records.entries, after: after)
+        }
     }
 
-    /// Removes every key under the prefix (entries that are not valid included) in one deletion.
+    /// Removes every key under the prefix (entries that are not valid included) in one deletion, recorded as a
+    /// reset. The deletion holds only if no key changed since the prefix was last read (else it reads it again and
+    /// retries), so the record lists what was removed.
     public func removeAll() throws(OverrideStoreError) {
-        let revision: Int64
-        do {
-            revision = try client.deletePrefix()
-        } catch {
-            throw record(failure(error, doing: "cannot remove the overrides in etcd", keeping: false))
+        let endpoint = client.endpoint
+        try commit(OverrideChangeReason(.reset)) { records in
+            Plan(
+                changes: [EtcdClient.Change(key: endpoint.prefix, value: nil, rangeEnd: endpoint.rangeEnd)],
+                before: records.entries, after: [:],
+                comparisons: [
+                    EtcdClient.Comparison(
+                        key: endpoint.prefix, modRevision: records.rangeRevision + 1, rangeEnd: endpoint.rangeEnd)
+                ])
         }
-        let change = state.withLock { state -> OverrideStoreChange? in
-            state.lastError = nil
-            var changed: Set<String> = []
-            for key in state.records.liveKeys {
-                changed.formUnion(state.records.apply(key: key, value: nil, revision: revision))
-            }
-            return Self.change(changed, in: state.records)
-        }
-        if let change { observers.notify(change) }
+    }
+
+    /// What one change sends: the keys it changes, the entries before and after (for its history record), and
+    /// comparisons beyond those of the keys it changes.
+    private struct Plan {
+        var changes: [EtcdClient.Change]
+        var before: [String: OverrideEntry]
+        var after: [String: OverrideEntry]
+        var comparisons: [EtcdClient.Comparison] = []
     }
 
     /// The one write path: `plan` says what to change given what this store knows; the changes go to etcd in a
-    /// transaction that holds only if every key changed is still as known. On a conflict, the prefix as it then is
-    /// (read in the same round trip) is applied and `plan` runs again. A plan too large for one transaction is
-    /// committed in parts (each part atomic).
+    /// transaction that holds only if every key changed is still as known, with the change's history record (by
+    /// `reason`) in the same transaction. On a conflict, the prefix as it then is (read in the same round trip) is
+    /// applied and `plan` runs again. A plan too large for one transaction is committed in parts (each part atomic;
+    /// the record goes with the last part). After a recorded change, the history is cut to ``historyLimit``.
     private func commit(
-        _ plan: (EtcdOverrideRecords) throws(OverrideStoreError) -> [EtcdClient.Change]
+        _ reason: OverrideChangeReason,
+        _ plan: (EtcdOverrideRecords) throws(OverrideStoreError) -> Plan
     ) throws(OverrideStoreError) {
         var conflicts = 0
         let started = DispatchTime.now().uptimeNanoseconds
@@ -243,24 +281,14 @@ public final class EtcdOverrideStore: OverrideStore {
             // thread's change landing meanwhile (in etcd and in this store) must fail them, or this change, made from
             // the older view, would overwrite it.
             let planned = state.withLock { $0.records }
-            var remaining = try plan(planned)[...]
-            while !remaining.isEmpty {
-                var batch: [EtcdClient.Change] = []
-                var bytes = 0
-                for change in remaining {
-                    let size = change.key.count + (change.value?.count ?? 0)
-                    if !batch.isEmpty,
-                        batch.count == Self.operationsPerTransaction || bytes + size > Self.bytesPerTransaction
-                    {
-                        break
-                    }
-                    batch.append(change)
-                    bytes += size
-                }
+            let made = try plan(planned)
+            var batches = Self.batches(made.changes, record: journalChange(made, reason: reason))[...]
+            while let batch = batches.first {
                 let knownBefore = state.withLock { $0.records.highestRevision }
-                let comparisons = batch.map {
-                    EtcdClient.Comparison(key: $0.key, modRevision: planned.modRevision(of: $0.key))
-                }
+                let comparisons =
+                    batch.filter { $0.rangeEnd == nil }.map {
+                        EtcdClient.Comparison(key: $0.key, modRevision: planned.modRevision(of: $0.key))
+                    } + made.comparisons
                 let outcome: EtcdClient.TransactionOutcome
                 do {
                     outcome = try client.transaction(comparing: comparisons, changes: batch)
@@ -272,13 +300,23 @@ public final class EtcdOverrideStore: OverrideStore {
                     let change = state.withLock { state -> OverrideStoreChange? in
                         state.lastError = nil
                         var changed: Set<String> = []
-                        for item in batch {
-                            changed.formUnion(state.records.apply(key: item.key, value: item.value, revision: revision))
+                        for item in batch where client.endpoint.name(ofKey: item.key) != nil {
+                            if item.rangeEnd != nil {
+                                for key in state.records.liveKeys {
+                                    changed.formUnion(state.records.apply(key: key, value: nil, revision: revision))
+                                }
+                            } else {
+                                changed.formUnion(
+                                    state.records.apply(key: item.key, value: item.value, revision: revision))
+                            }
                         }
                         return Self.change(changed, in: state.records)
                     }
                     if let change { observers.notify(change) }
-                    remaining.removeFirst(batch.count)
+                    batches.removeFirst()
+                    if batches.isEmpty, batch.last?.key.starts(with: client.endpoint.journalPrefix) == true {
+                        trimHistory()
+                    }
                 case .conflict(let range):
                     // Read in the same round trip; from a new cluster, it replaces what was known (whose revisions
                     // would otherwise conflict for ever).
@@ -303,6 +341,101 @@ public final class EtcdOverrideStore: OverrideStore {
             }
             return
         }
+    }
+
+    /// `changes` in transactions of at most ``operationsPerTransaction`` keys and about ``bytesPerTransaction``
+    /// bytes, in order, with `record` (the change's history record) in the last one: never alone in a transaction
+    /// of its own, which would let the change land without it.
+    package static func batches(_ changes: [EtcdClient.Change], record: EtcdClient.Change?) -> [[EtcdClient.Change]] {
+        guard !changes.isEmpty else { return [] }
+        var batches: [[EtcdClient.Change]] = []
+        var batch: [EtcdClient.Change] = []
+        var bytes = 0
+        for change in changes + (record.map { [$0] } ?? []) {
+            let size = change.key.count + (change.value?.count ?? 0) + (change.rangeEnd?.count ?? 0)
+            if !batch.isEmpty, batch.count == operationsPerTransaction || bytes + size > bytesPerTransaction {
+                batches.append(batch)
+                batch = []
+                bytes = 0
+            }
+            batch.append(change)
+            bytes += size
+        }
+        batches.append(batch)
+        if record != nil, batches.count > 1, batches[batches.count - 1].count == 1 {
+            // The record alone: the last change moves in with it.
+            let moved = batches[batches.count - 2].removeLast()
+            batches[batches.count - 1].insert(moved, at: 0)
+            if batches[batches.count - 2].isEmpty { batches.remove(at: batches.count - 2) }
+        }
+        return batches
+    }
+
+    /// The history record of `plan` as a put of its journal key, `nil` when no entry changes.
+    private func journalChange(_ plan: Plan, reason: OverrideChangeReason) -> EtcdClient.Change? {
+        let now = Date()
+        let record = OverrideJournalRecord(
+            id: OverrideJournalRecord.makeID(time: now), time: now, origin: origin, reason: reason,
+            before: plan.before, after: plan.after, keys: Set(plan.before.keys).union(plan.after.keys))
+        guard !record.changes.isEmpty else { return nil }
+        var line = record.encodedLine()
+        if line.last == 0x0A { line.removeLast() }
+        return EtcdClient.Change(key: client.endpoint.journalPrefix + Array(record.id.utf8), value: line)
+    }
+
+    /// Deletes the oldest history records past ``historyLimit``. A failure is kept as the history's problem; the
+    /// change stands, and the next change tries again.
+    private func trimHistory() {
+        let endpoint = client.endpoint
+        do throws(EtcdError) {
+            let count = try client.count(from: endpoint.journalPrefix, to: endpoint.journalRangeEnd)
+            if count > historyLimit {
+                let keys = try client.range(from: endpoint.journalPrefix, to: endpoint.journalRangeEnd, keysOnly: true)
+                    .keyValues.sorted { $0.modRevision < $1.modRevision }
+                var old = keys.prefix(max(0, keys.count - historyLimit))[...]
+                while !old.isEmpty {
+                    let part = old.prefix(Self.operationsPerTransaction)
+                    _ = try client.transaction(comparing: [], changes: part.map { .init(key: $0.key, value: nil) })
+                    old = old.dropFirst(part.count)
+                }
+            }
+            state.withLock { $0.journalProblem = nil }
+        } catch {
+            state.withLock {
+                $0.journalProblem =
+                    "cannot delete the oldest history records in etcd (\(location)): \(error.reason); the next change "
+                    + "tries again"
+            }
+        }
+    }
+
+    // MARK: History
+
+    /// The changes recorded in etcd (beside the prefix, see the type's documentation), oldest first (in the order
+    /// etcd committed them). A record that cannot be read (not a record, from a newer build, larger than
+    /// ``OverrideJournal/maximumRecordSize``) is counted in ``OverrideHistory/unreadableLines`` and skipped.
+    public func history() -> OverrideHistory {
+        let endpoint = client.endpoint
+        let range: EtcdRange
+        do throws(EtcdError) {
+            range = try client.range(from: endpoint.journalPrefix, to: endpoint.journalRangeEnd)
+        } catch {
+            return OverrideHistory(problem: "cannot read the history from etcd (\(location)): \(error.reason)")
+        }
+        var records: [OverrideJournalRecord] = []
+        var unreadable = 0
+        for keyValue in range.keyValues.sorted(by: { $0.modRevision < $1.modRevision }) {
+            guard keyValue.value.count <= OverrideJournal.maximumRecordSize else {
+                unreadable += 1
+                continue
+            }
+            let record = keyValue.value.withUnsafeBufferPointer { buffer in
+                try? OverrideJournalRecord(line: buffer)
+            }
+            if let record { records.append(record) } else { unreadable += 1 }
+        }
+        return OverrideHistory(
+            records: records, unreadableLines: unreadable, problem: state.withLock { $0.journalProblem })
     }
 
     private func record(_ error: OverrideStoreError) -> OverrideStoreError {

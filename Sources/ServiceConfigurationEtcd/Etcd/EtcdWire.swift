@@ -72,6 +72,7 @@ enum EtcdWire {
     struct RangeResponse: Decodable {
         var header: Header?
         var kvs: [KeyValue]?
+        var count: String?
     }
 
     struct PutResponse: Decodable {

@@ -74,10 +74,14 @@ public enum OverrideStores {
     /// holds none, and the CA file for `etcds://` (`CONFIG_ETCD_CA_FILE`); for a served store, its token
     /// (`CONFIG_OVERRIDES_TOKEN`) and the CA file for `https://` (`CONFIG_OVERRIDES_CA_FILE`).
     ///
+    /// An etcd store records its changes in its history as made by `origin` (a file or served store made here uses
+    /// its default).
+    ///
     /// - Throws: ``OverrideStoreError`` for an empty location, a location that looks like a URL but is not an etcd
     ///   one (``problem(withLocation:)``), or an etcd URL that names no prefix.
     public static func store(
-        for location: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        for location: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        origin: OverrideChangeOrigin = .program()
     ) throws(OverrideStoreError) -> any OverrideStore {
         guard !location.isEmpty else {
             throw OverrideStoreError(
@@ -94,7 +98,7 @@ public enum OverrideStores {
                     url: URL(fileURLWithPath: "/"), kind: .io,
                     problem: "\(location) is not a URL; expected etcd://HOST:PORT/PREFIX")
             }
-            return try EtcdOverrideStore(url: url, environment: environment)
+            return try EtcdOverrideStore(url: url, environment: environment, origin: origin)
         }
         if isHTTP(location) {
             guard let url = URL(string: location) else {

@@ -12,7 +12,8 @@ extension OverrideJournalRecord {
     ///
     /// `{"v": 1, "id": "…", "time": "…", "origin": {"kind": "cli", "name": "config-menu", "pid": 4411},
     /// "action": "set", "changes": [{"key": "…", "old": {…} | null, "new": {…} | null}]}`, plus `detail`, `undoes`,
-    /// `omittedKeys` and `entriesOmitted` when they are set. Entries are written as the store writes them.
+    /// `omittedKeys` and `entriesOmitted` when they are set, and the origin's `host` when it names its machine.
+    /// Entries are written as the store writes them.
     package func encodedLine(limit: Int = OverrideJournal.maximumRecordSize) -> [UInt8] {
         var line = encoded(entries: !entriesOmitted, keys: changes.count)
         if line.count <= limit { return line }
@@ -43,11 +44,12 @@ extension OverrideJournalRecord {
         member("time")
         JSONWriter.appendString(Timestamp.format(time), to: &buffer)
         member("origin")
-        JSONWriter.append(
-            .object([
-                ("kind", .string(origin.kind.rawValue)), ("name", .string(origin.name)),
-                ("pid", origin.pid.map { .number(String($0)) } ?? .null),
-            ]), to: &buffer)
+        var originMembers: [(key: String, value: JSONValue)] = [
+            ("kind", .string(origin.kind.rawValue)), ("name", .string(origin.name)),
+            ("pid", origin.pid.map { .number(String($0)) } ?? .null),
+        ]
+        if let host = origin.host { originMembers.append(("host", .string(host))) }
+        JSONWriter.append(.object(originMembers), to: &buffer)
         member("action")
         JSONWriter.appendString(reason.action.rawValue, to: &buffer)
         if let detail = reason.detail {
@@ -194,10 +196,12 @@ extension OverrideJournalRecord {
         var kind: OverrideChangeOrigin.Kind?
         var name = ""
         var pid: Int32?
+        var host: String?
         for (key, member) in members {
             switch (key, member) {
             case ("kind", .string(let text)): kind = OverrideChangeOrigin.Kind(rawValue: text)
             case ("name", .string(let text)): name = text
+            case ("host", .string(let text)): host = text
             case ("pid", .null): pid = nil
             case ("pid", let value):
                 // Written from an `Int32`: anything else is not a pid this build wrote, and is refused rather than
@@ -216,7 +220,7 @@ extension OverrideJournalRecord {
             }
         }
         guard let kind else { throw LineError.malformed("\"origin\" needs a known kind") }
-        return OverrideChangeOrigin(kind: kind, name: name, pid: pid)
+        return OverrideChangeOrigin(kind: kind, name: name, pid: pid, host: host)
     }
 
     private static func parseChanges(_ cursor: inout JSONCursor) throws -> [Change] {
