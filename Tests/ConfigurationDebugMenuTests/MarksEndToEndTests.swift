@@ -89,7 +89,7 @@ struct PowerToolEndToEndTests {
         #expect(reader.entry(forKey: "function.album.max_photos")?.value == "9223372036854775807")
     }
 
-    @Test("H, G, r: revert to the oldest change, one question; the store and the history agree; u undoes the revert")
+    @Test("H, G, r: revert to the oldest change, one question; store and history agree; u undoes it, U redoes it")
     func revertToHere() async throws {
         let session = try TmuxSession(width: 120, height: 36)
         let store = session.home.appendingPathComponent("state/overrides.json")
@@ -119,6 +119,13 @@ struct PowerToolEndToEndTests {
         reader.reload()
         #expect(reader.entry(forKey: "function.album.max_photos")?.value == "20")
         #expect(reader.entry(forKey: "function.chat.bubble_style")?.value == "classic")
+        // U redoes what that undo undid: the revert again.
+        try session.press("U")
+        try await session.waitFor("Redone: reversed undo")
+        reader.reload()
+        #expect(reader.entry(forKey: "function.album.max_photos")?.value == "10")
+        #expect(reader.entry(forKey: "function.chat.bubble_style") == nil)
+        #expect(reader.history().records.last?.reason.action == .redo)
         try session.press("q")
         try await session.waitForMenuExit()
     }

@@ -253,3 +253,41 @@ struct RevertToHereTests {
         }
     }
 }
+
+/// Redo in the menu (issue 25 item 6): `U` reverses the last undo.
+@Suite("redo in the menu")
+struct MenuRedoTests {
+    @Test("U asks the runtime; no undo since: says so; this menu's own undo is redone at once, another's is asked")
+    func redo() throws {
+        var state = try MenuFixture.state()
+        #expect(reduce(&state, .redo) == [.proposeRedo])
+        reduce(&state, MenuFeedback.redoProposed(nil))
+        #expect(state.status?.text == "Nothing to redo: no undo since the last change")
+        // The fixture's record 3 is this menu's undo of record 2 (quality 95 → 60 undone back to 95).
+        let undo = try #require(MenuFixture.history.records.first { $0.id == "3" })
+        var current: [String: OverrideEntry] = [:]
+        for status in state.data.statuses { if let entry = status.override { current[status.name] = entry } }
+        let own = OverrideUndoProposal(record: undo, current: current, redoing: true)
+        let effects = reduce(&state, MenuFeedback.redoProposed(own))
+        guard case .undo(let sent, _)? = effects.first else {
+            Issue.record("this menu's own undo is redone at once: \(effects)")
+            return
+        }
+        #expect(sent.isRedo && sent.restores["function.media.quality"]??.value == "60")
+        reduce(&state, MenuFeedback.redoSucceeded(undo.summary, id: 0))
+        #expect(state.status?.text.hasPrefix("Redone: reversed ") == true)
+
+        var other = undo
+        other.origin = OverrideChangeOrigin(kind: .cli, name: "config-menu", pid: 1)
+        reduce(&state, MenuFeedback.redoProposed(OverrideUndoProposal(record: other, current: current, redoing: true)))
+        guard case .confirming(.undo(let asked, own: false, _)) = state.mode else {
+            Issue.record("another's undo is asked first: \(state.mode)")
+            return
+        }
+        #expect(asked.isRedo)
+        let text = MenuRenderer().render(state).text
+        #expect(text.contains("Confirm · redo") && text.contains("Redo: reverse the undo by cli"), "\(text)")
+        reduce(&state, .cancel)
+        #expect(state.status?.text == "Nothing was redone; the undo stays")
+    }
+}

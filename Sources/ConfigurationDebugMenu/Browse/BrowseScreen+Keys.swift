@@ -39,6 +39,9 @@ extension Keymap {
             "undo the last change anyone made (asks if not this menu's)",
             hint: "undo", priority: 35, when: { $0.canUndo }),
         bind(
+            [.character("U")], .redo, "redo: reverse the last undo (if nothing changed after it)",
+            hint: "redo", priority: 36, when: { $0.canRedo }),
+        bind(
             [.character("P")], .pruneExpired, "remove the expired overrides (marked ⊘; asks first)", hint: "prune",
             priority: 62, when: { $0.anyExpired }),
         bind(

@@ -120,6 +120,8 @@ package struct BrowseScreen: MenuComponent {
             }
         case .undo:
             return .stay(state.undo())
+        case .redo:
+            return .stay(state.redo())
         case .pruneExpired:
             let count = state.data.expiredCount
             if count == 0 {

@@ -65,7 +65,8 @@ extension MenuState {
     /// The effect of undoing `proposal`, recorded as pending.
     mutating func undoEffect(_ proposal: OverrideUndoProposal) -> MenuEffect {
         let id = beginChange(
-            summary: "undo: \(proposal.record.summary)", values: proposal.restores.mapValues { $0?.value })
+            summary: "\(proposal.isRedo ? "redo" : "undo"): \(proposal.record.summary)",
+            values: proposal.restores.mapValues { $0?.value })
         return .undo(proposal, id: id)
     }
 
@@ -76,6 +77,27 @@ extension MenuState {
             return []
         }
         return [.proposeUndo]
+    }
+
+    /// `U`: asks the runtime what redoing would do (the last undo reversed, if nothing changed after it).
+    mutating func redo() -> [MenuEffect] {
+        guard data.history.isKept else {
+            inform("This store keeps no history, so there is nothing to redo")
+            return []
+        }
+        return [.proposeRedo]
+    }
+
+    /// What redoing would do: done at once when the undo was this menu's own and nothing changed since; otherwise
+    /// asked, naming whose undo it reverses.
+    mutating func proposeRedo(_ proposal: OverrideUndoProposal?) -> MenuOutcome {
+        guard let proposal else {
+            inform("Nothing to redo: no undo since the last change")
+            return .stay
+        }
+        let own = proposal.record.origin == data.origin
+        if own, proposal.changedSince.isEmpty { return .stay([undoEffect(proposal)]) }
+        return .go(.confirming(.undo(proposal, own: own)))
     }
 
     /// What undoing the last recorded change would do: undone at once when it is this menu's own change and nothing

@@ -43,6 +43,9 @@ extension Confirmation {
             return .go(returnTo)
         case (.undo(let proposal, _, let returnTo), .confirm):
             return .go(returnTo, [state.undoEffect(proposal)])
+        case (.undo(let proposal, _, let returnTo), .cancel) where proposal.isRedo:
+            state.inform("Nothing was redone; the undo stays")
+            return .go(returnTo)
         case (.undo(_, let own, let returnTo), .cancel):
             state.inform(own ? "Nothing was undone" : "Nothing was undone; their change stays")
             return .go(returnTo)

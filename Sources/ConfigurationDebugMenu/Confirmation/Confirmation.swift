@@ -85,6 +85,7 @@ package indirect enum Confirmation: MenuComponent {
         case .overwrite: "y saves yours · n, Enter or Esc keeps editing"
         case .undo(let proposal, _, _) where proposal.includesLaterChanges:
             "y undoes back to before it · n, Enter or Esc keeps them"
+        case .undo(let proposal, _, _) where proposal.isRedo: "y redoes · n, Enter or Esc keeps the undo"
         case .undo(_, let own, _):
             own ? "y undoes · n, Enter or Esc keeps it" : "y undoes it · n, Enter or Esc keeps their change"
         case .pruneExpired: "y removes them · n, Enter or Esc keeps them · u undoes it"
@@ -101,7 +102,7 @@ package indirect enum Confirmation: MenuComponent {
         case .discardEdit: "discard edit"
         case .quitDiscardingEdit, .quitWithPendingChanges: "quit"
         case .overwrite: "overwrite"
-        case .undo: "undo"
+        case .undo(let proposal, _, _): proposal.isRedo ? "redo" : "undo"
         case .pruneExpired: "remove expired"
         case .applyScenario: "apply scenario"
         case .bulk: "bulk change"
@@ -127,6 +128,12 @@ package indirect enum Confirmation: MenuComponent {
     /// keys changed again since; for an undo back to before a change, which later change is in the way.
     static func undoQuestion(_ proposal: OverrideUndoProposal, own: Bool) -> String {
         let record = proposal.record
+        if proposal.isRedo {
+            let whose = own ? "your undo" : "the undo by \(record.origin)"
+            var text = "Redo: reverse \(whose) at \(ValueText.seconds(record.time)) (\(record.summary))?"
+            if !proposal.changedSince.isEmpty { text += " Its keys were changed again since; redoing replaces that." }
+            return text
+        }
         let change =
             own
             ? "your change at \(ValueText.seconds(record.time)): \(record.summary)"

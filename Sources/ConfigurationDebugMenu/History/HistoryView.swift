@@ -80,7 +80,7 @@ package struct HistoryView: OpenableComponent {
         let inner = grid.box(box, title: title + " (newest first)", style: theme.focusedBorder)
         guard history.isKept else {
             grid.write(
-                "This store keeps no history (only file stores have a journal).", in: inner.row(0).inset(left: 1),
+                "This store keeps no history (file and etcd stores keep one).", in: inner.row(0).inset(left: 1),
                 style: theme.muted)
             return
         }

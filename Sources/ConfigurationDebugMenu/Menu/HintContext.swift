@@ -12,6 +12,8 @@ package struct HintContext: Equatable, Sendable {
     package var filtersActive = false
     /// Whether `u` has something to undo.
     package var canUndo = false
+    /// Whether the last recorded change is an undo that can be redone.
+    package var canRedo = false
     /// Whether the selected key's override equals its server value.
     package var isRedundant = false
     /// Whether any stored override has expired.
@@ -56,6 +58,7 @@ extension HintContext {
         }
         filtersActive = state.filters.isActive
         canUndo = data.history.lastUndoable != nil
+        canRedo = data.history.lastRedoable != nil
         anyExpired = data.expiredCount > 0
         if let key = state.selectedKey { isRedundant = data.statuses[key].isRedundant }
         anyOverrides = data.overrideCount > 0

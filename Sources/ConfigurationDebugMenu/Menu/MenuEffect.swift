@@ -10,6 +10,8 @@ package enum MenuEffect: Equatable, Sendable {
     case write(OverrideWrite)
     /// Read the history and report what undoing its last change would do (``MenuFeedback/undoProposed(_:)``).
     case proposeUndo
+    /// Read the history and report what redoing what the last undo undid would do (``MenuFeedback/redoProposed(_:)``).
+    case proposeRedo
     /// Read the history and report what undoing this change would do, found in it afresh
     /// (``MenuFeedback/chosenUndoProposed(_:undoneBy:)``).
     case proposeUndoOfChange(OverrideJournalRecord)

@@ -17,11 +17,15 @@ package enum MenuFeedback: Equatable, Sendable {
     case writeSucceeded(OverrideWrite)
     /// What undoing the last recorded change would do (`nil`: nothing is recorded).
     case undoProposed(OverrideUndoProposal?)
+    /// What redoing would do: the last undo reversed (`nil`: no undo since the last change).
+    case redoProposed(OverrideUndoProposal?)
     /// What undoing the change chosen in the history would do (back to before it, when later changes of its keys
     /// are in the way), and the undo that already undid it, if any; `nil`: it is no longer in the history.
     case chosenUndoProposed(OverrideUndoProposal?, undoneBy: OverrideJournalRecord?)
     /// An undo finished; the text says what was undone. `id` is its pending change.
     case undoSucceeded(String, id: Int)
+    /// A redo finished; the text says what was made again. `id` is its pending change.
+    case redoSucceeded(String, id: Int)
     /// Expired overrides were removed (their keys). `id` is its pending change.
     case pruned([String], id: Int)
     /// The scenarios folder was read.

@@ -63,6 +63,8 @@ package enum MenuIntent: Equatable, Sendable {
     case resetScope
     /// Ask to remove every override.
     case resetAll
+    /// Redo: reverse the last undo, if nothing changed after it.
+    case redo
     /// Undo the last change anyone made (from the history journal).
     case undo
     /// Move a number key with a range by this many steps (`+`: 1, `-`: -1).

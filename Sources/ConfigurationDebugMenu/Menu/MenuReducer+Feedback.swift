@@ -52,6 +52,11 @@ extension MenuReducer {
         case .undoSucceeded(let summary, let id):
             state.endChange(id)
             state.inform("Undone: \(summary)")
+        case .redoProposed(let proposal):
+            return follow(state.proposeRedo(proposal), of: component, after: nil, in: &state)
+        case .redoSucceeded(let summary, let id):
+            state.endChange(id)
+            state.inform("Redone: reversed \(summary)")
         case .pruned(let keys, let id):
             state.endChange(id)
             state.inform(

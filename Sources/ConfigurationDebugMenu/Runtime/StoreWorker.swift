@@ -64,6 +64,7 @@ final class StoreWorker: Sendable {
                 self.change(id: id, expected: proposal.restores.mapValues { $0?.value }) {
                     try self.service.undoOverrideChange(proposal)
                     self.source.markChanged(proposal.restores.keys)
+                    if proposal.isRedo { return .redoSucceeded(proposal.record.summary, id: id) }
                     let own = proposal.record.origin == self.store.origin
                     return .undoSucceeded(
                         proposal.record.summary + (own ? "" : " (by \(proposal.record.origin))"), id: id)
@@ -109,6 +110,8 @@ final class StoreWorker: Sendable {
             }
         case .proposeUndo:
             work = { self.post(.undoProposed(self.store.history().undoProposal(current: self.store.entries))) }
+        case .proposeRedo:
+            work = { self.post(.redoProposed(self.store.history().redoProposal(current: self.store.entries))) }
         case .proposeUndoOfChange(let record):
             work = { self.post(self.proposeUndo(of: record)) }
         case .loadScenarios, .syncServerValues, .openExternalEditor, .copyToClipboard, .suspend, .quit:
