@@ -290,4 +290,21 @@ struct MenuRedoTests {
         reduce(&state, .cancel)
         #expect(state.status?.text == "Nothing was redone; the undo stays")
     }
+
+    @Test("the history marks a change (undone) while its undo stands, not after a redo of that undo")
+    func undoneMark() throws {
+        var state = try MenuFixture.state(width: 120, height: 36)
+        reduce(&state, .openHistory)
+        let row = { (text: String) in text.split(separator: "\n").first { $0.contains("\"60\"") && $0.contains("set ") } }
+        #expect(row(MenuRenderer().render(state).text)?.contains("(undone)") == true, "record 2, undone by 3")
+        var history = state.data.history
+        let undo = try #require(history.records.first { $0.id == "3" })
+        history.records.append(
+            OverrideJournalRecord(
+                id: "5", time: undo.time.addingTimeInterval(60), origin: MenuFixture.origin,
+                reason: OverrideChangeReason(.redo, undoes: "3"),
+                changes: undo.changes.map { .init(key: $0.key, old: $0.new, new: $0.old) }))
+        state.data.history = history
+        #expect(row(MenuRenderer().render(state).text)?.contains("(undone)") == false, "redone")
+    }
 }
