@@ -295,7 +295,8 @@ struct MenuRedoTests {
     func undoneMark() throws {
         var state = try MenuFixture.state(width: 120, height: 36)
         reduce(&state, .openHistory)
-        let row = { (text: String) in text.split(separator: "\n").first { $0.contains("\"60\"") && $0.contains("set ") } }
+        let row = { (text: String) in text.split(separator: "\n").first { $0.contains("\"60\"") && $0.contains("set ") }
+        }
         #expect(row(MenuRenderer().render(state).text)?.contains("(undone)") == true, "record 2, undone by 3")
         var history = state.data.history
         let undo = try #require(history.records.first { $0.id == "3" })

@@ -87,7 +87,8 @@ package struct HistoryView: OpenableComponent {
         // A change is shown undone while its undo stands; a redo of that undo makes it stand again.
         let redone = Set(history.records.compactMap { $0.reason.action == .redo ? $0.reason.undoes : nil })
         let undone = Set(
-            history.records.compactMap { $0.reason.action == .undo && !redone.contains($0.id) ? $0.reason.undoes : nil })
+            history.records.compactMap { $0.reason.action == .undo && !redone.contains($0.id) ? $0.reason.undoes : nil }
+        )
         let list = Self.listRows(in: box)
         if rows.isEmpty {
             grid.write(
