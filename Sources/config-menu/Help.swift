@@ -97,7 +97,8 @@ enum Help {
 
         Every key of the catalog (or of SCOPE) with its value, its source (OVERRIDDEN, SERVER,
         DEFAULT) and flags: ! a rejected value, ~ a stale override, ? an orphaned override,
-        ⊘ an expired override (not applied), = an override equal to the server value.
+        ⊘ an expired override (not applied), ◷ one that will expire, = an override equal to
+        the server value.
         Orphaned overrides (keys not in the catalog) are listed last when no SCOPE is given.
 
           --overridden            only keys with an override

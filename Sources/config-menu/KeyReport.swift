@@ -44,11 +44,13 @@ struct KeyReport {
     var hasProblem: Bool { status.hasProblem || !rejectedByPrograms.isEmpty }
 
     /// The menu's marks: `!` server value rejected, `✗` override not applied (here or by a running program), `⊘`
-    /// expired, `~` stale, `=` equal to the server value, `?` orphan, `⚠` a stored field could not be read.
+    /// expired (`◷`: it will expire), `~` stale, `=` equal to the server value, `?` orphan, `⚠` a stored field could
+    /// not be read.
     var flags: String {
-        (status.isServerValueRejected ? "!" : "")
+        let willExpire = !status.isExpired && status.override.map { !$0.expiry.isNever } == true
+        return (status.isServerValueRejected ? "!" : "")
             + (status.isOverrideNotApplied || !rejectedByPrograms.isEmpty ? "✗" : "")
-            + (status.isExpired ? "⊘" : "") + (stale ? "~" : "") + (status.isRedundant ? "=" : "")
+            + (status.isExpired ? "⊘" : willExpire ? "◷" : "") + (stale ? "~" : "") + (status.isRedundant ? "=" : "")
             + (orphan ? "?" : "") + (storeProblems.contains(where: \.isApplied) ? "⚠" : "")
     }
 
@@ -143,7 +145,8 @@ struct KeyReport {
         lines.append("")
         lines.append(
             "flags: ! the server value is rejected, ✗ the override is not applied (here or by a running program), "
-                + "⊘ the override has expired (config-menu prune removes it), ~ stale override, = the override equals "
+                + "⊘ the override has expired (config-menu prune removes it), ◷ it will expire (get KEY says when), "
+                + "~ stale override, = the override equals "
                 + "the server value, ? orphaned override, ⚠ a stored field could not be read (see get KEY)")
         return lines.joined(separator: "\n")
     }

@@ -38,6 +38,10 @@ struct LifecycleCommandTests {
         #expect(expiry["untilServerChanges"] as? Bool == false)
         #expect(get["expired"] as? Bool == false)
         #expect(get["expiredBecause"] is NSNull)
+        let list = try run("list", "Album")
+        let line = try #require(list.output.split(separator: "\n").first { $0.contains("function.album.like.enabled") })
+        #expect(line.hasSuffix("OVERRIDDEN  !◷"), "the server value \"y\" is rejected (!); the override will expire (◷): \(line)")
+        #expect(list.output.contains("◷ it will expire"))
         for bad in ["90", "2x", "h", "-1h", "", "99999999999d"] {
             let refused = try run("set", "function.album.like.enabled", "N", "--for", bad)
             #expect(refused.status == 2, "--for \(bad)")
