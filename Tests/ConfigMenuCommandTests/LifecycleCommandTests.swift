@@ -40,7 +40,8 @@ struct LifecycleCommandTests {
         #expect(get["expiredBecause"] is NSNull)
         let list = try run("list", "Album")
         let line = try #require(list.output.split(separator: "\n").first { $0.contains("function.album.like.enabled") })
-        #expect(line.hasSuffix("OVERRIDDEN  !◷"), "the server value \"y\" is rejected (!); the override will expire (◷): \(line)")
+        // The demo's server value "y" is rejected (!); the override will expire (◷).
+        #expect(line.hasSuffix("OVERRIDDEN  !◷"), "\(line)")
         #expect(list.output.contains("◷ it will expire"))
         for bad in ["90", "2x", "h", "-1h", "", "99999999999d"] {
             let refused = try run("set", "function.album.like.enabled", "N", "--for", bad)
