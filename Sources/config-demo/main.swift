@@ -37,7 +37,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("-h") || arguments.contains("--help") {
     say(
         """
-        usage: config-demo [--store FILE|URL] [--etcd-ca-file FILE] [--poll]
+        usage: config-demo [--store FILE|URL] [--etcd-ca-file FILE] [--poll] [--report-lifetime SECONDS]
                            [--server-url URL [--sync-interval SECONDS]
                             [--targeting-key ID] [--context KEY=VALUE]...]
 
@@ -46,8 +46,9 @@ if arguments.contains("-h") || arguments.contains("--help") {
         $CONFIG_OVERRIDES_STORE, or $CONFIG_OVERRIDES_FILE), so changes made in the menu or with
         `config-menu set` appear here live.
 
-        What it read is published beside the store (programs/config-demo-PID-ID.json) for
-        `config-menu coverage` and the menu: the start screen's keys are read at start, the profile
+        What it read is published beside the store (programs/config-demo-PID-ID.json; on an etcd
+        store, the key PREFIX.programs/config-demo-PID-ID on a lease) for `config-menu coverage`
+        and the menu: the start screen's keys are read at start, the profile
         screen's only when you press Enter, and one key (function.lab.welcome_banner.enabled) comes
         from a scope deliberately left out of the catalog, so it shows as unregistered. Ctrl-C or
         SIGTERM ends the report (the tools then say "ended"; a killed demo's report says "stale").
@@ -60,6 +61,8 @@ if arguments.contains("-h") || arguments.contains("--help") {
           --etcd-ca-file FILE       for etcds://: trust the certificate authorities in FILE (PEM)
                                     instead of the system's, as $CONFIG_ETCD_CA_FILE does
           --poll                    notice changes by polling the file every 250 ms instead of inotify
+          --report-lifetime SECONDS on an etcd store: how long the report outlives a demo killed
+                                    without ending it (its lease; default 30)
           --server-url URL          sync the server values from URL (a JSON object of key names to
                                     strings, or etcd://HOST:PORT/PREFIX: one key per value, watched)
                                     instead of using the demo's built-in ones; the last
@@ -114,12 +117,25 @@ do {
     fail("\(error)", status: 2)
 }
 let catalog = try DemoConfiguration.makeCatalog()
+
+/// The service's options: the defaults, with `--report-lifetime`.
+func demoOptions() -> LiveConfigurationService.Options {
+    var options = LiveConfigurationService.Options()
+    if let text = DemoServerSync.value(of: "--report-lifetime", in: arguments) {
+        guard let seconds = Int(text), seconds > 0 else {
+            DemoServerSync.usage("--report-lifetime needs a whole number of seconds above 0, got \(text)")
+        }
+        options.programReportLifetime = .seconds(seconds)
+    }
+    return options
+}
 let service = LiveConfigurationService(
     serverValues: DemoServerSync.url(in: arguments) == nil ? DemoConfiguration.serverValues : [:],
     catalog: catalog,
     overrideStore: store,
     watchMode: arguments.contains("--poll") ? .polling(interval: .milliseconds(250)) : .automatic,
-    overridePolicy: .allBuilds  // a debug tool: overrides are its purpose, in a release build too
+    overridePolicy: .allBuilds,  // a debug tool: overrides are its purpose, in a release build too
+    options: demoOptions()
 )
 if let problem = store.lastError {
     // etcd or a served store out of reach is no reason to stop: the store's watch connects when it is back.

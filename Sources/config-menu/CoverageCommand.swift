@@ -21,15 +21,20 @@ struct CoverageCommand {
             throw ToolError.usage("coverage takes no arguments", command: "coverage")
         }
         let context = try ToolContext(invocation)
-        let storeURL = try context.localStoreURL(for: "coverage")
-        let folder = ProgramReports.folder(forStoreAt: storeURL)
-        let coverage = ProgramCoverage(listing: ProgramReports.read(forStoreAt: storeURL))
+        let place = try context.programReportPlace(for: "coverage")
+        let coverage = ProgramCoverage(listing: place.read())
         for problem in coverage.problems { CommandLineTool.report("warning: unreadable program report \(problem)") }
         guard !coverage.isEmpty else {
             throw ToolError(
                 code: .failure,
-                description: "no program has published a report for the store \(storeURL.path) (looked in "
-                    + "\(folder.path)); start the program with this store and read some keys, then run this again")
+                description: "no program has published a report for the store "
+                    + "\(VisibleText.escaped(place.storeDescription)) (looked in \(VisibleText.escaped(place.description))); "
+                    + "start the program with this store and read some keys, then run this again")
+        }
+        for program in coverage.programs where !program.omitted.isEmpty {
+            CommandLineTool.report(
+                "warning: the report of \(program.label) is incomplete (\(program.omitted.description)): it was too "
+                    + "large to publish whole; keys left out count as never read here")
         }
         let overridden = Set(context.service.overrides.keys)
         let summary = coverage.summary(catalogKeys: context.catalog.keys.map(\.name), overridden: overridden)
@@ -42,7 +47,7 @@ struct CoverageCommand {
                     + (summary.readOutsideCatalog.count > 5 ? ", ..." : ""))
         }
         if json {
-            try Output.line(JSONWriter.string(Self.json(coverage, summary, store: storeURL, context: context)))
+            try Output.line(JSONWriter.string(Self.json(coverage, summary, store: place, context: context)))
         } else {
             try Output.line(Self.text(coverage, summary, context: context))
         }
@@ -72,14 +77,18 @@ struct CoverageCommand {
         let which = coverage.isRunning ? "running program" : "last program (none runs now)"
         lines.append(coverage.programs.count == 1 ? "\(which):" : "\(coverage.programs.count) \(which)s:")
         for program in coverage.programs {
+            let machine = program.host.map { " on \(show($0))" } ?? ""
             lines.append(
-                "  \(show(program.programName)) (pid \(program.processIdentifier)), "
+                "  \(show(program.programName)) (pid \(program.processIdentifier)\(machine)), "
                     + ProgramCoverage.describeStatus(of: program))
             lines.append(
                 "    started \(Timestamp.format(program.startedAt)), report written \(Timestamp.format(program.writtenAt))"
             )
             if !program.recordsReads { lines.append("    records no reads (Options.recordsReads is off)") }
-            if let file = program.fileURL { lines.append("    report: \(show(file.path))") }
+            if let file = program.fileURL {
+                lines.append("    report: \(show(file.isFileURL ? file.path : file.absoluteString))")
+            }
+            if !program.omitted.isEmpty { lines.append("    incomplete: \(program.omitted.description) (too large)") }
         }
         let total = context.catalog.keys.count
         lines.append("")
@@ -136,7 +145,8 @@ struct CoverageCommand {
     // MARK: JSON
 
     static func json(
-        _ coverage: ProgramCoverage, _ summary: ProgramCoverage.Summary, store: URL, context: ToolContext
+        _ coverage: ProgramCoverage, _ summary: ProgramCoverage.Summary, store: ProgramReportPlace,
+        context: ToolContext
     ) -> JSONValue {
         let strings = { (values: [String]) in JSONValue.array(values.map(JSONValue.string)) }
         let newest = coverage.programs[0]
@@ -145,7 +155,7 @@ struct CoverageCommand {
             ("time", .string(Timestamp.format(newest.writtenAt))),
             ("running", .bool(coverage.isRunning)),
             ("recordsReads", .bool(coverage.recordsReads)),
-            ("store", .string(ProgramReports.resolvedStorePath(store).path)),
+            ("store", .string(store.storeDescription)),
             ("read", strings(summary.read)),
             ("unread", strings(summary.unread)),
             ("overriddenUnread", strings(summary.overriddenUnread)),
@@ -192,7 +202,16 @@ struct CoverageCommand {
             ("writtenAt", .string(Timestamp.format(report.writtenAt))),
             ("endedAt", report.endedAt.map { .string(Timestamp.format($0)) } ?? .null),
             ("recordsReads", .bool(report.recordsReads)),
-            ("file", report.fileURL.map { .string($0.path) } ?? .null),
+            ("file", report.fileURL.map { .string($0.isFileURL ? $0.path : $0.absoluteString) } ?? .null),
+            ("host", report.host.map { .string($0) } ?? .null),
+            (
+                "omitted",
+                .object([
+                    ("reads", .number(String(report.omitted.reads))),
+                    ("unregistered", .number(String(report.omitted.unregistered))),
+                    ("rejectedOverrides", .number(String(report.omitted.rejectedOverrides))),
+                ])
+            ),
         ])
     }
 }

@@ -12,8 +12,8 @@ struct ProgramRejection {
     /// The rejections of each key's current override by the running programs (or the latest one when none runs).
     /// A rejection of a value the override no longer holds is left out: the program has not seen the new value yet.
     static func current(for store: any OverrideStore) -> [String: [ProgramRejection]] {
-        guard let storeURL = store.localFileURL else { return [:] }
-        let coverage = ProgramCoverage(listing: ProgramReports.read(forStoreAt: storeURL))
+        guard let place = ProgramReportPlace(store) else { return [:] }
+        let coverage = ProgramCoverage(listing: place.read())
         var result: [String: [ProgramRejection]] = [:]
         for (key, entry) in store.entries {
             let rejections = coverage.rejections(of: key, value: entry.value).map {

@@ -61,7 +61,7 @@ final class MenuDataSource: Sendable {
         self.table = table
         self.service = service
         self.serverSync = serverSync
-        coverage = ProgramCoverageSource(storeURL: service.overrideStore.localFileURL)
+        coverage = ProgramCoverageSource(store: service.overrideStore)
         self.scenariosFolder = scenariosFolder
         let pending = self.pending
         var observations = [

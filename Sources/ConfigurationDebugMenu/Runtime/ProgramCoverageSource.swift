@@ -1,17 +1,21 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
 
-/// Reads the program reports published beside the menu's store (see `ProgramReports`) at most once per
-/// ``interval``, and says when what they report changed: a program read more keys, started, ended or died.
+/// Reads the program reports published beside the menu's store (see `ProgramReports`; for an etcd store, in etcd:
+/// `EtcdProgramReports`) at most once per ``interval``, and says when what they report changed: a program read more
+/// keys, started, ended or died.
 ///
 /// Reports are read incrementally (`ProgramReportReader`: a replaced report is parsed again, of its reads log only
 /// the new lines). Once ``startReading()`` is called they are read on a thread of the source's own, and ``poll(now:)``
 /// only hands over what that thread finished: a key press never waits for a report, however large (a 14 MB report
 /// took 1.3–1.8 s a key in a debug build when the menu read it on its input thread).
 final class ProgramCoverageSource: Sendable {
-    /// The store file whose programs folder is read; `nil` for a store that is not a local file (no reports).
+    /// The store file whose programs folder is read; `nil` for a store that is not a local file.
     let storeURL: URL?
+    /// For an etcd store: the reader of the reports beside its prefix.
+    let etcdReader: EtcdProgramReportReader?
     /// The shortest time between two reads of the folder, in seconds (programs write at most once a second).
     let interval: Double
     /// How long ``current(now:)`` waits for the reading thread's first result before the menu's first frame.
@@ -40,7 +44,18 @@ final class ProgramCoverageSource: Sendable {
     init(storeURL: URL?, interval: Double = 1) {
         self.storeURL = storeURL
         self.interval = interval
+        etcdReader = nil
     }
+
+    /// A source for the reports of `store`'s programs: beside its file, in etcd, or none (another kind of store).
+    init(store: any OverrideStore, interval: Double = 1) {
+        storeURL = store.localFileURL
+        etcdReader = (store as? EtcdOverrideStore).map { EtcdProgramReportReader(client: $0.client) }
+        self.interval = interval
+    }
+
+    /// Whether the store has program reports to read.
+    private var hasReports: Bool { storeURL != nil || etcdReader != nil }
 
     deinit {
         background.withLock { $0.stopped = true }
@@ -49,7 +64,7 @@ final class ProgramCoverageSource: Sendable {
 
     /// Reads from now on, on a thread of its own (once; for a store without reports, never).
     func startReading() {
-        guard storeURL != nil else { return }
+        guard hasReports else { return }
         let start = background.withLock { state -> Bool in
             defer { state.started = true }
             return !state.started
@@ -118,9 +133,17 @@ final class ProgramCoverageSource: Sendable {
     /// Reads the reports if ``interval`` passed since the last read and a report file changed (or a program shown
     /// as running stopped); returns the coverage if it changed.
     private func pollNow(now: Double) -> ProgramCoverage? {
-        guard let storeURL else { return nil }
+        guard hasReports else { return nil }
         let due = last.withLock { last in last.map { now - $0.time >= interval } ?? true }
         guard due else { return nil }
+        guard let storeURL else {
+            // etcd: the reader fetches only reports whose revision changed; a report that expired is gone.
+            let coverage = read()
+            return last.withLock { last in
+                defer { last = Last(time: now, coverage: coverage, files: nil) }
+                return last?.coverage == coverage ? nil : coverage
+            }
+        }
         let files = ProgramReports.folderFingerprint(forStoreAt: storeURL)
         let unchanged = last.withLock { last -> Bool in
             guard let last, last.files == files, files != nil else { return false }
@@ -140,6 +163,7 @@ final class ProgramCoverageSource: Sendable {
     }
 
     private func read() -> ProgramCoverage {
+        if let etcdReader { return ProgramCoverage(listing: etcdReader.read()) }
         guard let storeURL else { return ProgramCoverage(programs: []) }
         return ProgramCoverage(listing: reader.read(forStoreAt: storeURL))
     }

@@ -28,9 +28,13 @@ public enum ConfigurationWarning: Sendable, Hashable, CustomStringConvertible {
         case .rejectedOverride(let rejection):
             return rejection.description
         case .programReportNotWritten(let path, let reason):
+            let fix =
+                path.lowercased().hasPrefix("etcd")
+                ? "check that etcd answers and lets this program write beside the store's prefix"
+                : "make the override store's folder writable by this program"
             return "cannot write the program report \(VisibleText.escaped(path)): \(VisibleText.escaped(reason)); "
-                + "the debug tools will not see what this program read. Fix: make the override store's folder "
-                + "writable by this program, or turn off Options.publishesProgramReport"
+                + "the debug tools will not see what this program read. Fix: \(fix), or turn off "
+                + "Options.publishesProgramReport"
         }
     }
 

@@ -28,6 +28,11 @@ extension LiveConfigurationService {
         package var programReportInterval: Duration = .seconds(1)
         /// How many finished reports of this program (ended or stale) a new service keeps in the programs folder.
         package var keptFinishedReports = 5
+        /// Where reports expire on their own (an etcd store's, on a lease kept alive while the program runs): how long
+        /// the report of a program that stopped without ending it (killed, frozen, cut off) stays.
+        package var programReportLifetime: Duration = .seconds(30)
+        /// Where reports expire on their own: how long an ended report stays, for the tools to show the last run.
+        package var endedProgramReportLifetime: Duration = .seconds(600)
 
         /// Creates options; every parameter has the default described on its property.
         public init(

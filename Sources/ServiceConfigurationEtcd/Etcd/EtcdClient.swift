@@ -288,7 +288,7 @@ package final class EtcdClient: Sendable {
     /// One call, authenticating first when needed and once more when etcd says the token is no longer valid. For a
     /// call that `changes` etcd, a timeout of the request itself (not of authenticating first) leaves the outcome
     /// unknown.
-    private func call(
+    func call(
         _ path: String, _ body: [String: Any], _ cancellation: HTTPCancellation?, changes: Bool = false
     ) throws(EtcdError) -> Data {
         let bytes = Self.json(body)

@@ -34,6 +34,7 @@ extension ProgramReport {
         buffer.append(contentsOf: Array(String(processIdentifier).utf8))
         string("processStart", processStart)
         string("store", storePath)
+        string("host", host)
         string("startedAt", Timestamp.format(startedAt))
         string("writtenAt", Timestamp.format(writtenAt))
         string("endedAt", endedAt.map(Timestamp.format))
@@ -42,6 +43,14 @@ extension ProgramReport {
         if generation > 0 {
             member("generation")
             buffer.append(contentsOf: Array(String(generation).utf8))
+        }
+        if !omitted.isEmpty {
+            member("omitted")
+            JSONWriter.append(
+                .object([
+                    ("reads", .number(String(omitted.reads))), ("unregistered", .number(String(omitted.unregistered))),
+                    ("rejectedOverrides", .number(String(omitted.rejectedOverrides))),
+                ]), to: &buffer)
         }
         member("reads")
         Self.appendReads(reads, to: &buffer, indent: 2)
@@ -91,7 +100,7 @@ extension ProgramReport {
     // MARK: Decoding
 
     /// Reads a report file's bytes; throws a ``ProgramReportFormatError`` that says what is wrong.
-    init(decoding data: Data) throws(ProgramReportFormatError) {
+    package init(decoding data: Data) throws(ProgramReportFormatError) {
         let bytes = [UInt8](data)
         self = try bytes.withUnsafeBufferPointer { buffer throws(ProgramReportFormatError) in
             var cursor = JSONCursor(buffer)
@@ -215,6 +224,17 @@ extension ProgramReport {
             rejectedOverrides: rejected.sorted { ($0.name, $0.value) < ($1.name, $1.value) }
         )
         report.generation = generation
+        report.host = try string("host", required: false)
+        if case .object(let members)? = fields["omitted"] {
+            func count(_ name: String) -> Int {
+                guard case .number(let text)? = members.first(where: { $0.key == name })?.value, let value = Int(text)
+                else { return 0 }
+                return max(0, value)
+            }
+            report.omitted.reads = count("reads")
+            report.omitted.unregistered = count("unregistered")
+            report.omitted.rejectedOverrides = count("rejectedOverrides")
+        }
         return report
     }
 

@@ -88,6 +88,11 @@ package struct ProgramReport: Sendable, Hashable {
     /// Which reads log continues the report (see ``ProgramReports``): a log whose header names another generation
     /// is not this report's; 0 for a report without one.
     package var generation = 0
+    /// The machine the program runs on, for reports that other machines read (an etcd store's); `nil` in a report
+    /// beside a store file, whose readers are on the same machine.
+    package var host: String?
+    /// What a report too large for where it is published left out (see ``Omissions``); empty for a whole report.
+    package var omitted = Omissions()
     /// Set by ``ProgramReports``: whether the writer still runs, judged when the file was read.
     package var status: Status
     /// Set by ``ProgramReports``: the file the report was read from.
@@ -123,13 +128,44 @@ package struct ProgramReport: Sendable, Hashable {
         self.fileURL = fileURL
     }
 
+    /// How many reads, unregistered keys and rejected overrides a report left out to fit where it is published
+    /// (etcd refuses a value past its request limit, 1.5 MiB by default): the first ones by name are kept, and the
+    /// report says how many more there were, so a reader can tell a key left out from a key never read.
+    package struct Omissions: Sendable, Hashable {
+        /// Reads left out.
+        package var reads = 0
+        /// Unregistered keys left out.
+        package var unregistered = 0
+        /// Rejected overrides left out.
+        package var rejectedOverrides = 0
+
+        /// Nothing left out.
+        package init() {}
+
+        /// Whether nothing was left out.
+        package var isEmpty: Bool { reads == 0 && unregistered == 0 && rejectedOverrides == 0 }
+
+        /// For example `12000 reads and 3 unregistered keys left out`.
+        package var description: String {
+            var parts: [String] = []
+            if reads > 0 { parts.append("\(reads) read\(reads == 1 ? "" : "s")") }
+            if unregistered > 0 { parts.append("\(unregistered) unregistered key\(unregistered == 1 ? "" : "s")") }
+            if rejectedOverrides > 0 {
+                parts.append("\(rejectedOverrides) rejected override\(rejectedOverrides == 1 ? "" : "s")")
+            }
+            return parts.joined(separator: " and ") + " left out"
+        }
+    }
+
     /// The read of the key named `name`, or `nil` when the program has not read it.
     package func read(named name: String) -> ConfigurationReadCoverage.Read? {
         ConfigurationReadCoverage(reads: reads, unregistered: [], isRecording: recordsReads).read(named: name)
     }
 
-    /// For example `MyApp (pid 4242, running)`.
+    /// For example `MyApp (pid 4242, running)`, or `MyApp (pid 4242 on build-7, running)` for a report that names its
+    /// machine.
     package var label: String {
-        "\(VisibleText.escaped(programName)) (pid \(processIdentifier), \(status.rawValue))"
+        let machine = host.map { " on \(VisibleText.escaped($0))" } ?? ""
+        return "\(VisibleText.escaped(programName)) (pid \(processIdentifier)\(machine), \(status.rawValue))"
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceConfigurationCore
+package import ServiceConfigurationCore
 import ServiceConfigurationFiles
 
 #if canImport(Darwin)
@@ -23,7 +23,7 @@ import ServiceConfigurationFiles
 /// (and the log started again) first, at the end, on ``publishNow()``, when the unregistered keys or the rejected
 /// overrides change, when the log has grown past a quarter of the report (or 256 KiB), when it is a minute old (so a
 /// reader of the report alone is never more than a minute behind), and whenever appending fails.
-final class ProgramReportPublisher: Sendable {
+package final class ProgramReportPublisher: Sendable {
     /// The report file.
     let fileURL: URL
     private let folder: URL
@@ -89,7 +89,7 @@ final class ProgramReportPublisher: Sendable {
     }
 
     /// `<program>-<pid>-<instance>.json`, the name reduced to ASCII letters, digits, `.`, `_`, `-` (at most 64).
-    static func fileName(programName: String, pid: Int32) -> String {
+    package static func fileName(programName: String, pid: Int32) -> String {
         var base = String(
             programName.unicodeScalars.prefix(64).map { scalar -> Character in
                 scalar.isASCII
@@ -103,7 +103,7 @@ final class ProgramReportPublisher: Sendable {
     }
 
     /// Called by the engine after it recorded reads or its layers changed.
-    func engineChanged(_ change: ConfigurationEngine.CoverageChange) {
+    package func engineChanged(_ change: ConfigurationEngine.CoverageChange) {
         let delay = schedule.withLock { schedule -> Duration? in
             guard !schedule.ended else { return nil }
             if change == .reads { schedule.started = true }
@@ -120,7 +120,7 @@ final class ProgramReportPublisher: Sendable {
 
     /// Writes the whole report now if publishing started, whatever the schedule (for tests and for an explicit
     /// flush: the report file alone then holds everything).
-    func publishNow() {
+    package func publishNow() {
         let go = schedule.withLock { schedule -> Bool in
             guard schedule.started, !schedule.ended else { return false }
             schedule.lastWrite = .now
@@ -130,7 +130,7 @@ final class ProgramReportPublisher: Sendable {
     }
 
     /// Writes the final report (with `endedAt`) if anything was published, and stops publishing. Idempotent.
-    func end() {
+    package func end() {
         let started = schedule.withLock { schedule -> Bool in
             defer { schedule.ended = true }
             return schedule.started && !schedule.ended
@@ -139,7 +139,7 @@ final class ProgramReportPublisher: Sendable {
     }
 
     /// How many times the report file was written.
-    var writeCount: Int { output.withLock { $0.writes } }
+    package var writeCount: Int { output.withLock { $0.writes } }
 
     private func flush() {
         let go = schedule.withLock { schedule -> Bool in

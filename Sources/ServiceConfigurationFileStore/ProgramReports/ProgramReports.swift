@@ -23,6 +23,9 @@ import ServiceConfigurationFiles
 /// changes the folder: files it cannot read are returned as problems, reports of processes that are gone are
 /// returned with status ``ProgramReport/Status/stale``. ``ProgramReportReader`` reads again only what changed.
 package enum ProgramReports {
+    /// The largest report readers accept (a report of 100,000 keys read is about 10 MiB).
+    package static var maximumSize: Int { ProgramReportFile.maximumSize }
+
     /// The name of the folder beside the store that holds the reports.
     package static let folderName = "programs"
 
