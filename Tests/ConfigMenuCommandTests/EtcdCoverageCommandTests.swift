@@ -1,0 +1,121 @@
+import Foundation
+import SharedTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `config-menu coverage --store etcd://...` against a real `config-demo` on a real etcd: the demo publishes its
+/// report into etcd on a lease, the tool reads it from there.
+@Suite(
+    "config-menu coverage on an etcd store: what a program on etcd read",
+    .serialized,
+    .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
+struct EtcdCoverageCommandTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-etcd-cov-\(UUID().uuidString)")
+    let prefix = "/coverage/\(UUID().uuidString.prefix(8))"
+
+    var environment: [String: String?] {
+        ["XDG_STATE_HOME": folder.path, "CONFIG_OVERRIDES_STORE": nil, "CONFIG_OVERRIDES_FILE": nil]
+    }
+
+    func run(_ arguments: [String], etcd: EtcdTestServer) throws -> ToolRun {
+        try configMenu(arguments + ["--store", etcd.url(prefix: prefix).absoluteString], environment: .changing(environment))
+    }
+
+    /// `coverage --json` as an object (`nil` when the command failed or printed no JSON).
+    func coverageJSON(_ etcd: EtcdTestServer) throws -> [String: Any]? {
+        let run = try run(["coverage", "--json"], etcd: etcd)
+        guard run.status == 0 else { return nil }
+        return try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+    }
+
+    func names(_ object: [String: Any]?, _ field: String) -> [String] { object?[field] as? [String] ?? [] }
+
+    func program(_ object: [String: Any]?) -> [String: Any] { object?["program"] as? [String: Any] ?? [:] }
+
+    func demo(_ etcd: EtcdTestServer, lifetime: Int = 30) throws -> DemoProcess {
+        try DemoProcess(
+            arguments: ["--store", etcd.url(prefix: prefix).absoluteString, "--report-lifetime", String(lifetime)],
+            environment: environment)
+    }
+
+    @Test("coverage lists what a demo on etcd read; the report is no override; a clean stop shows it ended")
+    func runningDemo() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        let hint = "function.profile.display_name_hint"
+        #expect(try run(["set", hint, "QA"], etcd: etcd).status == 0)
+        let none = try run(["coverage"], etcd: etcd)
+        #expect(none.status == 1)
+        #expect(none.error.contains("no program has published a report for the store etcd://127.0.0.1:\(etcd.port)\(prefix)"))
+        #expect(none.error.contains("(looked in etcd://127.0.0.1:\(etcd.port)\(prefix).programs/)"))
+
+        let demo = try demo(etcd)
+        #expect(try await demo.wait(for: "press Enter to open the profile screen"))
+        var report: [String: Any]?
+        #expect(
+            try await poll(within: 60) {
+                report = try coverageJSON(etcd)
+                return !names(report, "unregistered").isEmpty
+            })
+        #expect(program(report)["name"] as? String == "config-demo")
+        #expect(program(report)["pid"] as? Int == Int(demo.pid))
+        #expect(program(report)["status"] as? String == "running")
+        #expect(program(report)["host"] as? String != nil)
+        #expect((program(report)["file"] as? String)?.hasPrefix("etcd://127.0.0.1:\(etcd.port)\(prefix).programs/config-demo-\(demo.pid)-") == true)
+        #expect(report?["store"] as? String == etcd.url(prefix: prefix).absoluteString)
+        #expect(names(report, "read").contains("function.album.like.enabled"))
+        #expect(names(report, "overriddenUnread") == [hint])
+        #expect(names(report, "unregistered") == ["function.lab.welcome_banner.enabled"])
+
+        let text = try run(["coverage"], etcd: etcd)
+        #expect(text.status == 0)
+        #expect(text.output.hasPrefix("running program:\n  config-demo (pid \(demo.pid) on "))
+        #expect(text.output.contains("report: etcd://127.0.0.1:\(etcd.port)\(prefix).programs/config-demo-"))
+
+        // The report is not an override: list shows only the one set, and no orphan or problem.
+        let list = try run(["list", "--overridden"], etcd: etcd)
+        #expect(list.status == 0)
+        #expect(!list.output.contains("programs"))
+        #expect(!list.error.contains("programs"))
+
+        demo.pressEnter()
+        #expect(try await demo.wait(for: "profile accent colour"))
+        #expect(try await poll(within: 60) { names(try coverageJSON(etcd), "read").contains("function.profile.theme_color") })
+
+        #expect(try await demo.stop(with: SIGTERM))
+        let ended = try coverageJSON(etcd)
+        #expect(program(ended)["status"] as? String == "ended")
+        #expect(ended?["running"] as? Bool == false)
+        #expect(
+            try run(["coverage"], etcd: etcd).output.hasPrefix("last program (none runs now):\n  config-demo (pid \(demo.pid) on "))
+    }
+
+    @Test("kill -9: the report is stale at once on this machine, and gone from etcd once its lease expires")
+    func killedDemo() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        let demo = try demo(etcd, lifetime: 2)
+        #expect(
+            try await poll(within: 60) {
+                let report = try coverageJSON(etcd)
+                return program(report)["status"] as? String == "running" && !names(report, "unregistered").isEmpty
+            })
+        // Kept alive past its lifetime while the demo runs.
+        try await Task.sleep(for: .seconds(3))
+        #expect(program(try coverageJSON(etcd))["status"] as? String == "running")
+
+        #expect(try await demo.stop(with: SIGKILL))
+        let report = try coverageJSON(etcd)
+        #expect(program(report)["status"] as? String == "stale")
+        #expect(names(report, "read").contains("function.album.like.enabled"))
+        #expect(try run(["coverage"], etcd: etcd).output.contains("stale: the process is gone without ending its report"))
+        // Nothing keeps the lease alive now: etcd deletes the report.
+        #expect(try await poll(within: 15) { try run(["coverage"], etcd: etcd).status == 1 })
+        let keys = try etcd.etcdctl(["get", "--prefix", prefix + ".programs/", "--keys-only"])
+        #expect(keys.status == 0)
+        #expect(keys.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+}
