@@ -1,0 +1,44 @@
+import Foundation
+import SharedTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The debug binary of `config-menu` in tmux on an etcd store, with a real `config-demo` publishing its report into
+/// that etcd.
+@Suite(
+    "What a program on etcd read, end to end: config-demo and the menu on one etcd prefix", .serialized,
+    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"),
+    .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
+struct EtcdCoverageEndToEndTests {
+    @Test("the menu marks what config-demo on etcd read, follows new reads; after kill -9 stale, then gone")
+    func demoOnEtcd() async throws {
+        let etcd = try EtcdTestServer.shared.get()
+        let url = etcd.url(prefix: "/menu-coverage/\(UUID().uuidString.prefix(8))").absoluteString
+        let session = try TmuxSession(environment: ["CONFIG_OVERRIDES_STORE": url])
+        let demo = try DemoProcess(
+            arguments: ["--store", url, "--report-lifetime", "2"],
+            environment: ["XDG_STATE_HOME": session.home.appendingPathComponent("state").path])
+        #expect(try await demo.wait(for: "press Enter to open the profile screen"))
+
+        try session.run(TmuxSession.binary)
+        // The start screen's six keys; the unregistered one is counted apart.
+        try await session.waitFor("Keys · 55 · 6 read by config-demo · 1 unregistered")
+        #expect(try session.screen().contains("│•Image Medium"))
+        #expect(try !session.screen().contains("orphan"))
+
+        // The demo opens its profile screen: three more keys read, and the menu follows.
+        demo.pressEnter()
+        try await session.waitFor("Keys · 55 · 9 read by config-demo · 1 unregistered")
+
+        // Killed: on this machine the menu sees at once that the pid is gone; then etcd lets the report expire.
+        #expect(try await demo.stop(with: SIGKILL))
+        try await session.waitFor("9 read by config-demo (stale)")
+        #expect(try await session.waitUntil(timeout: 20) { (try? session.screen().contains("read by")) == false })
+        #expect(try !session.screen().contains("│•Image Medium"))
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
+}
