@@ -21,7 +21,8 @@ struct EtcdCoverageCommandTests {
     }
 
     func run(_ arguments: [String], etcd: EtcdTestServer) throws -> ToolRun {
-        try configMenu(arguments + ["--store", etcd.url(prefix: prefix).absoluteString], environment: .changing(environment))
+        try configMenu(
+            arguments + ["--store", etcd.url(prefix: prefix).absoluteString], environment: .changing(environment))
     }
 
     /// `coverage --json` as an object (`nil` when the command failed or printed no JSON).
@@ -49,7 +50,9 @@ struct EtcdCoverageCommandTests {
         #expect(try run(["set", hint, "QA"], etcd: etcd).status == 0)
         let none = try run(["coverage"], etcd: etcd)
         #expect(none.status == 1)
-        #expect(none.error.contains("no program has published a report for the store etcd://127.0.0.1:\(etcd.port)\(prefix)"))
+        #expect(
+            none.error.contains(
+                "no program has published a report for the store etcd://127.0.0.1:\(etcd.port)\(prefix)"))
         #expect(none.error.contains("(looked in etcd://127.0.0.1:\(etcd.port)\(prefix).programs/)"))
 
         let demo = try demo(etcd)
@@ -64,7 +67,9 @@ struct EtcdCoverageCommandTests {
         #expect(program(report)["pid"] as? Int == Int(demo.pid))
         #expect(program(report)["status"] as? String == "running")
         #expect(program(report)["host"] as? String != nil)
-        #expect((program(report)["file"] as? String)?.hasPrefix("etcd://127.0.0.1:\(etcd.port)\(prefix).programs/config-demo-\(demo.pid)-") == true)
+        #expect(
+            (program(report)["file"] as? String)?.hasPrefix(
+                "etcd://127.0.0.1:\(etcd.port)\(prefix).programs/config-demo-\(demo.pid)-") == true)
         #expect(report?["store"] as? String == etcd.url(prefix: prefix).absoluteString)
         #expect(names(report, "read").contains("function.album.like.enabled"))
         #expect(names(report, "overriddenUnread") == [hint])
@@ -83,14 +88,18 @@ struct EtcdCoverageCommandTests {
 
         demo.pressEnter()
         #expect(try await demo.wait(for: "profile accent colour"))
-        #expect(try await poll(within: 60) { names(try coverageJSON(etcd), "read").contains("function.profile.theme_color") })
+        #expect(
+            try await poll(within: 60) {
+                names(try coverageJSON(etcd), "read").contains("function.profile.theme_color")
+            })
 
         #expect(try await demo.stop(with: SIGTERM))
         let ended = try coverageJSON(etcd)
         #expect(program(ended)["status"] as? String == "ended")
         #expect(ended?["running"] as? Bool == false)
         #expect(
-            try run(["coverage"], etcd: etcd).output.hasPrefix("last program (none runs now):\n  config-demo (pid \(demo.pid) on "))
+            try run(["coverage"], etcd: etcd).output.hasPrefix(
+                "last program (none runs now):\n  config-demo (pid \(demo.pid) on "))
     }
 
     @Test("kill -9: the report is stale at once on this machine, and gone from etcd once its lease expires")
@@ -111,7 +120,8 @@ struct EtcdCoverageCommandTests {
         let report = try coverageJSON(etcd)
         #expect(program(report)["status"] as? String == "stale")
         #expect(names(report, "read").contains("function.album.like.enabled"))
-        #expect(try run(["coverage"], etcd: etcd).output.contains("stale: the process is gone without ending its report"))
+        #expect(
+            try run(["coverage"], etcd: etcd).output.contains("stale: the process is gone without ending its report"))
         // Nothing keeps the lease alive now: etcd deletes the report.
         #expect(try await poll(within: 15) { try run(["coverage"], etcd: etcd).status == 1 })
         let keys = try etcd.etcdctl(["get", "--prefix", prefix + ".programs/", "--keys-only"])

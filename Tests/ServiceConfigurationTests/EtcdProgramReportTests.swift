@@ -81,18 +81,21 @@ import Testing
             #expect(report.host == EtcdProgramReports.currentHost)
             #expect(report.status == .running)
             #expect(report.storePath == store.location)
-            #expect(report.label == "Demo App\\u{001B}]0;x (pid \(getpid()) on \(EtcdProgramReports.currentHost), running)")
+            #expect(
+                report.label == "Demo App\\u{001B}]0;x (pid \(getpid()) on \(EtcdProgramReports.currentHost), running)")
             #expect(report.reads.map(\.name) == [Fixture.CountKey.name, Fixture.FlagKey.name, LimitKey.name].sorted())
             #expect(report.unregistered.map(\.name) == [LimitKey.name])
             #expect(report.rejectedOverrides.map(\.name) == [Fixture.FlagKey.name])
             #expect(report.omitted.isEmpty)
-            #expect(report.fileURL?.absoluteString.hasPrefix("etcd://127.0.0.1:\(etcd.port)\(prefix).programs/") == true)
+            #expect(
+                report.fileURL?.absoluteString.hasPrefix("etcd://127.0.0.1:\(etcd.port)\(prefix).programs/") == true)
 
             // Never an override, an orphan or a problem of the store, read whole or watched.
             #expect(store.reload() == nil)
             #expect(Array(store.entries.keys) == [Fixture.FlagKey.name])
             #expect(store.problems.isEmpty)
-            #expect(try EtcdFixture.keys(under: prefix, in: etcd).keys.sorted() == ["\(prefix)/\(Fixture.FlagKey.name)"])
+            #expect(
+                try EtcdFixture.keys(under: prefix, in: etcd).keys.sorted() == ["\(prefix)/\(Fixture.FlagKey.name)"])
             // Removing every override keeps the report.
             try store.removeAll()
             #expect(try reportKeys(prefix, in: etcd).count == 1)
@@ -140,7 +143,8 @@ import Testing
             #expect(try await poll(within: 15) { try reportKeys(prefix, in: etcd).isEmpty })
         }
 
-        @Test("a report whose lease is not kept alive disappears; one without a lease, or of a dead local pid, is stale")
+        @Test(
+            "a report whose lease is not kept alive disappears; one without a lease, or of a dead local pid, is stale")
         func staleAndExpired() async throws {
             let etcd = try EtcdFixture.shared()
             let prefix = EtcdFixture.prefix("stale")
@@ -204,7 +208,10 @@ import Testing
             try EtcdFixture.put([UInt8](try report.encoded()), at: base + "control\u{1B}[1m", in: etcd)
 
             let listing = EtcdProgramReportReader(client: store.client).read()
-            #expect(Set(listing.problems.map { $0.url.lastPathComponent }) == ["bad-json", "other-format", "binary", "huge", "empty"])
+            #expect(
+                Set(listing.problems.map { $0.url.lastPathComponent }) == [
+                    "bad-json", "other-format", "binary", "huge", "empty",
+                ])
             for problem in listing.problems {
                 #expect(!problem.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
             }
@@ -251,7 +258,8 @@ import Testing
             let etcd = try EtcdFixture.shared()
             let store = try EtcdFixture.store(etcd, prefix: EtcdFixture.prefix("large"))
             let fitted = try EtcdProgramReportPublisher.fitted(report, budget: EtcdProgramReportPublisher.initialBudget)
-            _ = try store.client.put(fitted.data, at: EtcdProgramReports.key("big-7-a", for: store.client.endpoint), lease: 0)
+            _ = try store.client.put(
+                fitted.data, at: EtcdProgramReports.key("big-7-a", for: store.client.endpoint), lease: 0)
             let read = try #require(EtcdProgramReportReader(client: store.client).read().reports.first)
             #expect(read.omitted == fitted.omitted && !read.omitted.isEmpty)
         }

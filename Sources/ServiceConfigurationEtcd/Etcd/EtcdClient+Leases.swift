@@ -19,7 +19,7 @@ extension EtcdClient {
     package func grantLease(ttl: Int) throws(EtcdError) -> Int64 {
         let body = try call("/v3/lease/grant", ["TTL": String(max(1, ttl))], nil)
         let answer = try EtcdWire.decode(LeaseAnswer.self, from: body)
-        let id = try EtcdWire.number(answer.ID)
+        let id = try EtcdWire.number(answer.id)
         guard id != 0 else { throw EtcdError(.invalidResponse, "etcd granted no lease") }
         return id
     }
@@ -31,7 +31,7 @@ extension EtcdClient {
         if let error = answer.error {
             throw EtcdError(.refused, EtcdWire.reason(error.message ?? error.error ?? "the keep-alive failed"))
         }
-        return Int(try EtcdWire.number(answer.result?.TTL))
+        return Int(try EtcdWire.number(answer.result?.ttl))
     }
 
     /// Revokes the lease: etcd deletes every key attached to it. A lease that is gone already is no error.
@@ -89,8 +89,13 @@ extension EtcdClient {
     // have no underscore and stay as they are).
 
     private struct LeaseAnswer: Decodable {
-        var ID: String?
-        var TTL: String?
+        var id: String?
+        var ttl: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id = "ID"
+            case ttl = "TTL"
+        }
     }
 
     private struct KeepAliveAnswer: Decodable {

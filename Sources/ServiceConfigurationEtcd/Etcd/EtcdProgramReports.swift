@@ -1,6 +1,6 @@
 package import Foundation
-package import ServiceConfigurationFileStore
 import ServiceConfigurationCore
+package import ServiceConfigurationFileStore
 import ServiceConfigurationFiles
 
 #if canImport(Darwin)
@@ -73,7 +73,9 @@ package enum EtcdProgramReports {
     }
 
     /// The status of `report`, read from a key attached to `lease` (see the type's description).
-    package static func status(of report: ProgramReport, lease: Int64, host: String = currentHost) -> ProgramReport.Status {
+    package static func status(of report: ProgramReport, lease: Int64, host: String = currentHost)
+        -> ProgramReport.Status
+    {
         if report.endedAt != nil { return .ended }
         if lease == 0 { return .stale }
         if report.host == host,
