@@ -42,6 +42,11 @@ package import ServiceConfigurationCore
 /// report of the same generation. A reader of the report file alone sees a valid report, as of its last whole write
 /// (at most a minute old while the program runs, complete once it ended).
 ///
+/// A report published into etcd (a program on an `EtcdOverrideStore`, see `EtcdProgramReports`) has the same format
+/// as a key's value, with `"store"` the etcd location, `"host"` the machine the program runs on (its pid means
+/// nothing elsewhere), no reads log, and, when it was too large to publish whole, `"omitted": {"reads": 12000,
+/// "unregistered": 0, "rejectedOverrides": 0}`: how many of each were left out (the first ones by name are kept).
+///
 /// `endedAt` is present once the program ended its report (``LiveConfigurationService/endProgramReport()`` or the
 /// service's deinit); `currentValueFirstRead` is absent when the key changed after its last read; `processStart`
 /// is absent where the system cannot say when a process started. Readers ignore fields they do not know, so new
