@@ -3,14 +3,6 @@ import ServiceConfigurationCore
 package import ServiceConfigurationFileStore
 import ServiceConfigurationFiles
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Where programs whose override store is an ``EtcdOverrideStore`` publish their ``ProgramReport``, and how the tools
 /// read them.
 ///
@@ -64,13 +56,8 @@ package enum EtcdProgramReports {
         return components.url ?? endpoint.baseURL
     }
 
-    /// This machine's name, as reports record it.
-    package static var currentHost: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? "localhost" : name
-    }
+    /// This machine's name, as reports record it (`OverrideChangeOrigin.currentHost`, as the history names it).
+    package static var currentHost: String { OverrideChangeOrigin.currentHost ?? "localhost" }
 
     /// The status of `report`, read from a key attached to `lease` (see the type's description).
     package static func status(of report: ProgramReport, lease: Int64, host: String = currentHost)
