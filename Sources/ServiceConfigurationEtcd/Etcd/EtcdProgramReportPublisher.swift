@@ -235,8 +235,13 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
         data: [UInt8], omitted: ProgramReport.Omissions
     ) {
         func encode(_ report: ProgramReport) -> [UInt8] { (try? report.encoded()).map { [UInt8]($0) } ?? [] }
-        let whole = encode(report)
-        if whole.count <= budget { return (whole, ProgramReport.Omissions()) }
+        // Each read takes at least its name and 44 bytes (`"": {"firstRead": "…"}` and its indentation): a report
+        // that cannot fit is not encoded whole (100,000 reads are 14 MB, a second of encoding in a debug build).
+        let leastReadBytes = report.reads.reduce(0) { $0 + $1.name.utf8.count + 44 }
+        if leastReadBytes <= budget {
+            let whole = encode(report)
+            if whole.count <= budget { return (whole, ProgramReport.Omissions()) }
+        }
         var trimmed = report
         trimmed.omitted = ProgramReport.Omissions()
         /// The most of `count` items that fit, keeping the first `kept` of them in `apply`.
@@ -273,13 +278,21 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
         }
         trimmed.unregistered = Array(report.unregistered.prefix(unregistered))
         trimmed.omitted.unregistered = report.unregistered.count - unregistered
-        let reads = fit(report.reads.count) {
-            $0.reads = Array(report.reads.prefix($1))
-            $0.omitted.reads = report.reads.count - $1
+        // The reads are most of a large report (100,000 of them are 14 MB): how many fit is estimated from the size
+        // of the first thousand and corrected down until they fit, a few encodings instead of a search.
+        let base = encode(trimmed).count
+        var sample = trimmed
+        sample.reads = Array(report.reads.prefix(1000))
+        let readBytes = Double(max(1, encode(sample).count - base)) / Double(max(1, sample.reads.count))
+        let room = Double(budget - base)
+        var kept = min(report.reads.count, max(0, Int(room / readBytes)))
+        while true {
+            trimmed.reads = Array(report.reads.prefix(kept))
+            trimmed.omitted.reads = report.reads.count - kept
+            let data = encode(trimmed)
+            if data.count <= budget || kept == 0 { return (data, trimmed.omitted) }
+            kept = max(0, min(kept - 1, Int(Double(kept) * Double(budget) / Double(data.count) * 0.99)))
         }
-        trimmed.reads = Array(report.reads.prefix(reads))
-        trimmed.omitted.reads = report.reads.count - reads
-        return (encode(trimmed), trimmed.omitted)
     }
 
     private static func seconds(_ duration: Duration) -> Double {
