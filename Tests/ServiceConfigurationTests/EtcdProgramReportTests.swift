@@ -186,6 +186,35 @@ import Testing
             #expect(reader.read().reports.map(\.programName) == ["gone"])
         }
 
+        @Test("etcd killed, wiped and started again: the running program's report comes back on a new lease")
+        func etcdReplaced() async throws {
+            let etcd = try EtcdTestServer.start()
+            defer { etcd.stop() }
+            let prefix = EtcdFixture.prefix("replaced")
+            let store = try EtcdFixture.store(etcd, prefix: prefix)
+            let warnings = WarningLog()
+            let service = try makeService(store, warnings: warnings) { $0.programReportLifetime = .seconds(3) }
+            _ = service.count
+            service.publishProgramReportNow()
+            let before = try #require(try reportKeys(prefix, in: etcd).first)
+            etcd.kill()
+            try etcd.wipeData()
+            try etcd.restart()
+            #expect(try reportKeys(prefix, in: etcd).isEmpty)
+            // The next keep-alive finds the lease unknown: the report is published again, nothing read since.
+            var after: (key: String, value: Int64)?
+            #expect(
+                try await poll(within: 20) {
+                    after = try reportKeys(prefix, in: etcd).first
+                    return after != nil
+                })
+            #expect(after?.key == before.key)
+            #expect(after.map { $0.value != 0 } == true)
+            let report = try #require(EtcdProgramReportReader(client: store.client).read().reports.first)
+            #expect(report.status == .running)
+            #expect(report.reads.map(\.name) == [Fixture.CountKey.name])
+        }
+
         @Test("hostile values in the reports' namespace are problems, never reports, overrides or crashes")
         func hostile() throws {
             let etcd = try EtcdFixture.shared()
