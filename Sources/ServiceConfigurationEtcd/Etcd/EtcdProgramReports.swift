@@ -81,6 +81,8 @@ package final class EtcdProgramReportReader: Sendable {
     private struct Cached: Sendable {
         var modRevision: Int64
         var report: Result<ProgramReport, ProgramReportFormatError>
+        /// The lease the key was attached to when last listed.
+        var lease: Int64 = 0
     }
 
     /// The client reports are read with.
@@ -102,17 +104,17 @@ package final class EtcdProgramReportReader: Sendable {
             versions = try client.keyVersions(
                 from: prefix, to: EtcdProgramReports.rangeEnd(for: endpoint), limit: EtcdProgramReports.maximumCount)
         } catch {
-            return ProgramReportListing(
-                reports: [],
-                problems: [
-                    .init(
-                        url: EtcdProgramReports.url(ofKey: prefix, for: endpoint),
-                        problem: "cannot read the program reports from etcd: \(error.reason)")
-                ])
+            // What was read last stays shown (a moment of etcd out of reach does not wipe the menu's marks), with
+            // the problem.
+            var listing = Self.listing(cache.withLock { $0 }, endpoint: endpoint)
+            listing.problems.append(
+                .init(
+                    url: EtcdProgramReports.url(ofKey: prefix, for: endpoint),
+                    problem: "cannot read the program reports from etcd: \(error.reason)"))
+            return listing
         }
         let previous = cache.withLock { $0 }
         var kept: [[UInt8]: Cached] = [:]
-        var reports: [ProgramReport] = []
         var problems: [ProgramReportListing.Problem] = []
         for version in versions.keys {
             let url = EtcdProgramReports.url(ofKey: version.key, for: endpoint)
@@ -123,19 +125,12 @@ package final class EtcdProgramReportReader: Sendable {
                     entry = Cached(modRevision: modRevision, report: Self.decode(value))
                 } catch {
                     problems.append(.init(url: url, problem: "cannot read it from etcd: \(error.reason)"))
-                    continue
+                    // What was read of it before stays, if anything.
                 }
             }
-            guard let entry else { continue }
+            guard var entry else { continue }
+            entry.lease = version.lease
             kept[version.key] = entry
-            switch entry.report {
-            case .success(var report):
-                report.fileURL = url
-                report.status = EtcdProgramReports.status(of: report, lease: version.lease)
-                reports.append(report)
-            case .failure(let error):
-                problems.append(.init(url: url, problem: error.description))
-            }
         }
         if versions.more {
             problems.append(
@@ -144,7 +139,27 @@ package final class EtcdProgramReportReader: Sendable {
                     problem: "more than \(EtcdProgramReports.maximumCount) program reports; only the first "
                         + "\(EtcdProgramReports.maximumCount) by name were read"))
         }
+        var listing = Self.listing(kept, endpoint: endpoint)
+        listing.problems = problems + listing.problems
         cache.withLock { $0 = kept }
+        return listing
+    }
+
+    /// The reports (newest first, each with its status judged now) and the problems of what was read.
+    private static func listing(_ entries: [[UInt8]: Cached], endpoint: EtcdEndpoint) -> ProgramReportListing {
+        var reports: [ProgramReport] = []
+        var problems: [ProgramReportListing.Problem] = []
+        for (key, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            let url = EtcdProgramReports.url(ofKey: key, for: endpoint)
+            switch entry.report {
+            case .success(var report):
+                report.fileURL = url
+                report.status = EtcdProgramReports.status(of: report, lease: entry.lease)
+                reports.append(report)
+            case .failure(let error):
+                problems.append(.init(url: url, problem: error.description))
+            }
+        }
         reports.sort { ($0.startedAt, $0.processIdentifier) > ($1.startedAt, $1.processIdentifier) }
         return ProgramReportListing(reports: reports, problems: problems)
     }

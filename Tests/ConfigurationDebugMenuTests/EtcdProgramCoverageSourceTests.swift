@@ -1,0 +1,84 @@
+import Foundation
+import ServiceConfiguration
+import ServiceConfigurationEtcd
+import ServiceConfigurationFileStore
+import SharedTestSupport
+import Testing
+
+@testable import ConfigurationDebugMenu
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The menu's source of program reports on an etcd store: read from etcd on its own thread, never on a key press.
+@Suite(
+    "ProgramCoverageSource on an etcd store",
+    .serialized,
+    .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
+struct EtcdProgramCoverageSourceTests {
+    func report(_ name: String, reads: [String]) throws -> [UInt8] {
+        let now = Date()
+        var report = ProgramReport(
+            programName: name, processIdentifier: 4242, processStart: nil, storePath: nil, startedAt: now,
+            writtenAt: now, endedAt: nil, recordsReads: true,
+            reads: reads.map { .init(name: $0, firstRead: now, currentValueFirstRead: now) }, unregistered: [],
+            rejectedOverrides: [])
+        report.host = "another-machine"
+        return [UInt8](try report.encoded())
+    }
+
+    @Test("reports in etcd reach the menu; with etcd hung, the menu's calls return at once and the reads resume")
+    func hungEtcd() async throws {
+        let etcd = try EtcdTestServer.start()
+        defer { etcd.stop() }
+        let store = try EtcdOverrideStore(
+            endpoint: EtcdEndpoint(url: etcd.url(prefix: "/menu/source"), environment: [:]), timeout: .seconds(1))
+        let client = store.client
+        let lease = try client.grantLease(ttl: 60)
+        let key = EtcdProgramReports.key("remote-4242-a", for: client.endpoint)
+        _ = try client.put(try report("remote", reads: ["a.one"]), at: key, lease: lease)
+
+        let source = ProgramCoverageSource(store: store, interval: 0.05)
+        #expect(source.etcdReader != nil)
+        source.startReading()
+        let first = source.current(now: 0)
+        #expect(first.read(named: "a.one") != nil)
+        #expect(first.programs.first?.label == "remote (pid 4242 on another-machine, running)")
+
+        // etcd hangs: the menu's calls only take what the reading thread finished.
+        #expect(kill(etcd.processID, SIGSTOP) == 0)
+        var resumed = false
+        defer { if !resumed { _ = kill(etcd.processID, SIGCONT) } }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        for step in 0..<50 { _ = source.poll(now: Double(step)) }
+        #expect(ContinuousClock.now - started < .milliseconds(100))
+        // Once the reading thread gives up on etcd (1 s), the menu gets the problem and keeps the marks it had.
+        var hung: ProgramCoverage?
+        #expect(
+            try await poll(within: 10) {
+                if let coverage = source.poll(now: 60) { hung = coverage }
+                return hung?.problems.isEmpty == false
+            })
+        #expect(hung?.read(named: "a.one") != nil)
+        #expect(hung?.problems.first?.problem.hasPrefix("cannot read the program reports from etcd") == true)
+
+        _ = kill(etcd.processID, SIGCONT)
+        resumed = true
+        _ = try client.put(try report("remote", reads: ["a.one", "b.two"]), at: key, lease: lease)
+        var latest: ProgramCoverage?
+        #expect(
+            try await poll(within: 15) {
+                if let coverage = source.poll(now: 100) { latest = coverage }
+                return latest?.read(named: "b.two") != nil
+            })
+        // The report expires (its lease revoked): the menu drops it.
+        try client.revoke(lease: lease)
+        #expect(
+            try await poll(within: 15) {
+                if let coverage = source.poll(now: 200) { latest = coverage }
+                return latest?.isEmpty == true
+            })
+    }
+}
