@@ -5,7 +5,9 @@ import ServiceConfigurationFileStore
 
 /// Where the programs using a store publish their reports: beside its file, or in etcd beside its prefix.
 enum ProgramReportPlace {
+    /// The `programs` folder beside the store file at `store`.
     case folder(store: URL)
+    /// The keys beside the etcd store's prefix (`PREFIX.programs/`).
     case etcd(EtcdOverrideStore)
 
     /// The place for `store`, or `nil` for a kind of store whose programs publish no report (a served store).
