@@ -106,14 +106,16 @@ struct EtcdCoverageCommandTests {
     func killedDemo() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let etcd = try EtcdTestServer.shared.get()
-        let demo = try demo(etcd, lifetime: 2)
+        // 8 s: long enough that the report is still there (stale) when the command runs just after the kill on a
+        // loaded machine, short enough to see it expire.
+        let demo = try demo(etcd, lifetime: 8)
         #expect(
             try await poll(within: 60) {
                 let report = try coverageJSON(etcd)
                 return program(report)["status"] as? String == "running" && !names(report, "unregistered").isEmpty
             })
         // Kept alive past its lifetime while the demo runs.
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(9))
         #expect(program(try coverageJSON(etcd))["status"] as? String == "running")
 
         #expect(try await demo.stop(with: SIGKILL))
@@ -123,7 +125,7 @@ struct EtcdCoverageCommandTests {
         #expect(
             try run(["coverage"], etcd: etcd).output.contains("stale: the process is gone without ending its report"))
         // Nothing keeps the lease alive now: etcd deletes the report.
-        #expect(try await poll(within: 15) { try run(["coverage"], etcd: etcd).status == 1 })
+        #expect(try await poll(within: 30) { try run(["coverage"], etcd: etcd).status == 1 })
         let keys = try etcd.etcdctl(["get", "--prefix", prefix + ".programs/", "--keys-only"])
         #expect(keys.status == 0)
         #expect(keys.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)

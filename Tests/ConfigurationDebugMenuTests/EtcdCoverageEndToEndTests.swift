@@ -19,7 +19,7 @@ struct EtcdCoverageEndToEndTests {
         let url = etcd.url(prefix: "/menu-coverage/\(UUID().uuidString.prefix(8))").absoluteString
         let session = try TmuxSession(environment: ["CONFIG_OVERRIDES_STORE": url])
         let demo = try DemoProcess(
-            arguments: ["--store", url, "--report-lifetime", "2"],
+            arguments: ["--store", url, "--report-lifetime", "6"],
             environment: ["XDG_STATE_HOME": session.home.appendingPathComponent("state").path])
         #expect(try await demo.wait(for: "press Enter to open the profile screen"))
 
@@ -36,7 +36,7 @@ struct EtcdCoverageEndToEndTests {
         // Killed: on this machine the menu sees at once that the pid is gone; then etcd lets the report expire.
         #expect(try await demo.stop(with: SIGKILL))
         try await session.waitFor("9 read by config-demo (stale)")
-        #expect(try await session.waitUntil(timeout: 20) { (try? session.screen().contains("read by")) == false })
+        #expect(try await session.waitUntil(timeout: 40) { (try? session.screen().contains("read by")) == false })
         #expect(try !session.screen().contains("│•Image Medium"))
         try session.press("q")
         try await session.waitForMenuExit()
