@@ -13,7 +13,7 @@ import Testing
     .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"),
     .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
 struct EtcdCoverageEndToEndTests {
-    @Test("the menu marks what config-demo on etcd read, follows new reads; after kill -9 stale, then gone")
+    @Test("the menu marks what config-demo on etcd read, follows new reads; after kill -9 the marks go with the lease")
     func demoOnEtcd() async throws {
         let etcd = try EtcdTestServer.shared.get()
         let url = etcd.url(prefix: "/menu-coverage/\(UUID().uuidString.prefix(8))").absoluteString
@@ -33,10 +33,11 @@ struct EtcdCoverageEndToEndTests {
         demo.pressEnter()
         try await session.waitFor("Keys · 55 · 9 read by config-demo · 1 unregistered")
 
-        // Killed: on this machine the menu sees at once that the pid is gone; then etcd lets the report expire.
+        // Killed: nothing keeps the lease alive, etcd lets the report expire and the menu drops its marks. (On this
+        // machine the menu shows it stale in between, for as long as the lease lasts; a loaded machine may read it
+        // only once it is gone: config-menu coverage's kill -9 test checks stale with a longer lease.)
         #expect(try await demo.stop(with: SIGKILL))
-        try await session.waitFor("9 read by config-demo (stale)")
-        #expect(try await session.waitUntil(timeout: 40) { (try? session.screen().contains("read by")) == false })
+        #expect(try await session.waitUntil(timeout: 60) { (try? session.screen().contains("read by")) == false })
         #expect(try !session.screen().contains("│•Image Medium"))
         try session.press("q")
         try await session.waitForMenuExit()
