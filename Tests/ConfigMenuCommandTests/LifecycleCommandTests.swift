@@ -261,7 +261,7 @@ struct LifecycleCommandTests {
 /// The questions `import` and `undo` ask in a terminal, answered in tmux.
 @Suite(
     "config-menu import and undo ask in a terminal", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct LifecycleQuestionTests {
     @Test("import shows the diff and asks: n imports nothing (exit 1), y imports; undo asks the same way")
     func questions() async throws {

@@ -300,7 +300,7 @@ struct SimulatorTests {
 
 @Suite(
     "config-menu --simulator opens the menu on the app's store (tmux)", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct SimulatorMenuTests {
     @Test("the menu shows the simulator app's override, and a change made in it lands in the app's container")
     func menu() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 @Suite(
     "the menu beside a program rewriting a 14 MB report every second (tmux)", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct BigReportEndToEndTests {
     /// The writer fixture: a 100,000-read report, rewritten whole once a second.
     static let writer = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

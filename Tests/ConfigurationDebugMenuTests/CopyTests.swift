@@ -41,7 +41,7 @@ struct CopyTests {
 /// The real binary in tmux with `set-clipboard on`: the copied text lands in tmux's paste buffer.
 @Suite(
     "copy end to end, in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct CopyEndToEndTests {
     @Test("y, Enter puts the key's name in tmux's buffer (OSC 52); y, j, Enter its value")
     func clipboard() async throws {

@@ -9,7 +9,7 @@ import Testing
 /// The debug binary of `config-menu` in tmux, with a real `config-demo` running beside it on the same store.
 @Suite(
     "What the program read, end to end: config-demo beside the menu in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct CoverageEndToEndTests {
     @Test("the menu marks what config-demo read, filters the never-read keys, follows new reads, lists unregistered")
     func demoBesideMenu() async throws {

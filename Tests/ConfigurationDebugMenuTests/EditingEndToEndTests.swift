@@ -8,7 +8,7 @@ import Testing
 /// from another process while an editor is open.
 @Suite(
     "config-menu editing end to end, in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct EditingEndToEndTests {
     /// An interactive vi: Debian's vim-tiny (scripts/setup-debian installs it), or any vim or vi.
     static var vi: String? {

@@ -11,7 +11,7 @@ import Testing
 /// The real `config-menu` binary in tmux (private socket, pinned size, TERM and LANG, store in a temporary folder).
 @Suite(
     "config-menu end to end, in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct EndToEndTests {
     /// Starts the menu on the demo catalog with a store in the session's temporary home.
     func startMenu(_ session: TmuxSession, extra: String = "") async throws -> URL {

@@ -10,7 +10,7 @@ import Testing
 /// that etcd.
 @Suite(
     "What a program on etcd read, end to end: config-demo and the menu on one etcd prefix", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"),
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement),
     .enabled(if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
 struct EtcdCoverageEndToEndTests {
     @Test("the menu marks what config-demo on etcd read, follows new reads; after kill -9 the marks go with the lease")

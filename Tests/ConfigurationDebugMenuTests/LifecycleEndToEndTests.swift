@@ -7,7 +7,7 @@ import Testing
 /// Undo through the journal, the history and scenarios in the real binary, in tmux.
 @Suite(
     "config-menu history and undo end to end, in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct LifecycleEndToEndTests {
     func startMenu(_ session: TmuxSession, _ store: URL, extra: String = "") async throws {
         try session.run("\(TmuxSession.binary) --store \(store.path) \(extra)")

@@ -8,7 +8,7 @@ import Testing
 /// module on except one, and its limit at the maximum.
 @Suite(
     "config-menu marks end to end, in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct MarksEndToEndTests {
     @Test("Album: every Bool on except like.enabled, max photos at its maximum: 8 keys, one change for the Bools")
     func moduleTask() async throws {
@@ -52,7 +52,7 @@ struct MarksEndToEndTests {
 /// Ctrl-Z with `fg`.
 @Suite(
     "config-menu power tool end to end, in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct PowerToolEndToEndTests {
     @Test("C compares the module, Enter goes to a key; PgUp in the editor is the maximum; Ctrl-Z and fg come back")
     func tour() async throws {

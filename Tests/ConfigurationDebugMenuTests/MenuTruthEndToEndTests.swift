@@ -13,7 +13,7 @@ import Testing
 /// for the store, and every message can be read whole.
 @Suite(
     "config-menu tells the truth, end to end, in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct MenuTruthEndToEndTests {
     /// Starts the menu on the demo catalog with `store`.
     func start(_ session: TmuxSession, store: String) async throws {

@@ -14,7 +14,7 @@ private func storeText(_ url: URL) -> String { (try? String(contentsOf: url, enc
 /// and syncing by itself.
 @Suite(
     "config-menu with server values, end to end in tmux", .serialized,
-    .enabled(if: TmuxSession.isAvailable, "needs tmux (scripts/setup-debian installs it)"))
+    .enabled(if: TmuxSession.isUsable, TmuxSession.requirement))
 struct SyncEndToEndTests {
     @Test("QA's view of a running program: its server values live, ↻ on a change, an override from the menu wins")
     func followsTheProgram() async throws {

@@ -18,6 +18,16 @@ public final class TmuxSession {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || which("tmux") != nil
     }
 
+    /// Whether the tests that drive the menu in tmux run here: tmux is installed, and this is not the
+    /// ThreadSanitizer run. There the menu is a separate process, whose races the sanitizer would print into the
+    /// pane rather than report to the test, and its slowdown (with the test's own) makes every bound on what the
+    /// screen shows measure the sanitizer; the uninstrumented `swift test` runs them all.
+    public static var isUsable: Bool { isAvailable && !runsUnderThreadSanitizer }
+
+    /// Why the tmux tests are skipped when ``isUsable`` is false.
+    public static let requirement: Comment =
+        "needs tmux (scripts/setup-debian installs it); not run under ThreadSanitizer"
+
     private static func which(_ tool: String) -> String? {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
