@@ -129,4 +129,38 @@ struct PowerToolEndToEndTests {
         try session.press("q")
         try await session.waitForMenuExit()
     }
+
+    @Test(
+        "/opus lists the codec whose value is opus first; a description match keeps the value; \\u{200B} and I find it")
+    func findAnything() async throws {
+        let session = try TmuxSession(width: 120, height: 36)
+        let store = session.home.appendingPathComponent("state/overrides.json")
+        let set = try ChildProcess.run(
+            TmuxSession.binary,
+            ["set", "function.chat.translation.default_language", "e\u{200B}n", "--store", store.path])
+        #expect(set.status == 0, "\(set.error)")
+        try session.run("\(TmuxSession.binary) --store \(store.path)")
+        try await session.waitFor("Modules")
+        try session.press("/")
+        try session.type("opus")
+        try await session.waitFor("Filters: text \"opus\"")
+        let rows = try session.screen().split(separator: "\n").filter {
+            $0.contains("DEFAULT") || $0.contains("SERVER")
+        }
+        #expect(rows.first?.contains("Audio Codec") == true, "\(rows)")
+        try session.press("C-u")
+        try session.type("albums")
+        try await session.waitFor("≈ …")
+        let snippet = try #require(try session.screen().split(separator: "\n").first { $0.contains("≈ …") })
+        #expect(snippet.contains("1600,75") || snippet.contains("2560,85"), "the value stays in its column: \(snippet)")
+        try session.press("C-u")
+        try session.type("\\u{200b}")
+        try await session.waitFor("Keys · 1 of 55")
+        #expect(try session.screen().contains("Default Language"))
+        try session.press("Escape", "Escape", "I")
+        try await session.waitFor("Filters: invisible or control characters")
+        try await session.waitFor("Keys · 1 of 55")
+        try session.press("q")
+        try await session.waitForMenuExit()
+    }
 }

@@ -114,6 +114,8 @@ import Testing
                 try await poll(within: 10) {
                     EtcdProgramReportReader(client: store.client).read().reports.first?.reads.count == 2
                 })
+            // The count moves once the put has returned, so a reader may see the report a moment before it does.
+            #expect(try await poll(within: 10) { service.programReportWriteCount == 2 })
             let writes = service.programReportWriteCount
             #expect(writes == 2)
             try await Task.sleep(for: .milliseconds(900))
