@@ -80,15 +80,16 @@ extension KeyList {
         var exact: [Int] = []
         var prefix: [Int] = []
         var rest: [Int] = []
+        let dot = UInt8(ascii: ".")
         for key in keys {
             let descriptor = table.keys[key].descriptor
-            let name = descriptor.name
-            let last = name.lastIndex(of: ".").map { name[name.index(after: $0)...] } ?? name[...]
-            var best = 0
-            for text in [statuses[key].value.map { $0[...] }, descriptor.title[...], name[...], last] {
-                guard let text else { continue }
-                best = max(best, startMatch(text.utf8, needle))
-                if best == 2 { break }
+            let name = descriptor.name.utf8
+            // No array of candidates per key: each text is checked in turn, stopping at an exact match.
+            var best = statuses[key].value.map { startMatch($0.utf8[...], needle) } ?? 0
+            if best < 2 { best = max(best, startMatch(descriptor.title.utf8[...], needle)) }
+            if best < 2 { best = max(best, startMatch(name[...], needle)) }
+            if best < 2, let index = name.lastIndex(of: dot) {
+                best = max(best, startMatch(name[name.index(after: index)...], needle))
             }
             switch best {
             case 2: exact.append(key)
@@ -101,6 +102,7 @@ extension KeyList {
 
     /// 2 when `text` equals `needle`, 1 when it starts with it, 0 otherwise (ASCII letters folded).
     private static func startMatch(_ text: Substring.UTF8View, _ needle: [UInt8]) -> Int {
+        guard let first = text.first, foldASCII(first) == needle[0] else { return 0 }
         var index = text.startIndex
         for byte in needle {
             guard index < text.endIndex, foldASCII(text[index]) == byte else { return 0 }
