@@ -187,13 +187,7 @@ final class CursesTerminal: TerminalDevice {
         setBracketedPaste(false)
         def_prog_mode()
         endwin()
-        var ignore = sigaction()
-        #if canImport(Darwin)
-            ignore.__sigaction_u.__sa_handler = SIG_IGN
-        #else
-            ignore.__sigaction_handler.sa_handler = SIG_IGN
-        #endif
-        sigemptyset(&ignore.sa_mask)
+        var ignore = Self.action(SIG_IGN)
         var savedInterrupt = sigaction()
         var savedQuit = sigaction()
         var savedStop = sigaction()
@@ -215,6 +209,18 @@ final class CursesTerminal: TerminalDevice {
         return try body()
     }
 
+    /// A signal action with `handler` (`SIG_IGN`, `SIG_DFL`) and an empty mask.
+    private static func action(_ handler: (@convention(c) (Int32) -> Void)?) -> sigaction {
+        var action = sigaction()
+        #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = handler
+        #else
+            action.__sigaction_handler.sa_handler = handler
+        #endif
+        sigemptyset(&action.sa_mask)
+        return action
+    }
+
     /// Ctrl-Z (a key in raw mode, not a signal): leaves curses mode, stops the process group with SIGTSTP's
     /// default action as a shell expects of a job, and when the shell resumes it (`fg`, SIGCONT) takes the terminal
     /// back and redraws everything.
@@ -222,13 +228,7 @@ final class CursesTerminal: TerminalDevice {
         setBracketedPaste(false)
         def_prog_mode()
         endwin()
-        var stop = sigaction()
-        #if canImport(Darwin)
-            stop.__sigaction_u.__sa_handler = SIG_DFL
-        #else
-            stop.__sigaction_handler.sa_handler = SIG_DFL
-        #endif
-        sigemptyset(&stop.sa_mask)
+        var stop = Self.action(SIG_DFL)
         var saved = sigaction()
         sigaction(SIGTSTP, &stop, &saved)
         kill(0, SIGTSTP)
