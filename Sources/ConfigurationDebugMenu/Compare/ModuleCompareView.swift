@@ -213,11 +213,7 @@ extension Keymap {
     /// The compare view's keys.
     package static let compare = Keymap(
         "compare", title: "Comparing a module",
-        [
-            bind([.character("j"), .down], .move(1), "next key"),
-            bind([.character("k"), .up], .move(-1), "previous key"),
-            bind([.character("g"), .home], .top, "first key"),
-            bind([.character("G"), .end], .bottom, "last key"),
+        choiceMoves("key") + [
             bind([.pageDown, .control("f")], .page(1), "next page"),
             bind([.pageUp, .control("b")], .page(-1), "previous page"),
             bind([.enter], .activate, "go to the selected key in the list", hint: "go to key", priority: 10),
