@@ -106,16 +106,18 @@ struct EtcdCoverageCommandTests {
     func killedDemo() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let etcd = try EtcdTestServer.shared.get()
-        // 8 s: long enough that the report is still there (stale) when the command runs just after the kill on a
-        // loaded machine, short enough to see it expire.
-        let demo = try demo(etcd, lifetime: 8)
+        // 8 s (× timingSlack under ThreadSanitizer, where the command itself takes seconds to start): long enough
+        // that the report is still there (stale) when the command runs just after the kill on a loaded machine,
+        // short enough to see it expire.
+        let lifetime = Int(8 * timingSlack)
+        let demo = try demo(etcd, lifetime: lifetime)
         #expect(
             try await poll(within: 60) {
                 let report = try coverageJSON(etcd)
                 return program(report)["status"] as? String == "running" && !names(report, "unregistered").isEmpty
             })
         // Kept alive past its lifetime while the demo runs.
-        try await Task.sleep(for: .seconds(9))
+        try await Task.sleep(for: .seconds(lifetime + 1))
         #expect(program(try coverageJSON(etcd))["status"] as? String == "running")
 
         #expect(try await demo.stop(with: SIGKILL))
@@ -125,7 +127,7 @@ struct EtcdCoverageCommandTests {
         #expect(
             try run(["coverage"], etcd: etcd).output.contains("stale: the process is gone without ending its report"))
         // Nothing keeps the lease alive now: etcd deletes the report.
-        #expect(try await poll(within: 30) { try run(["coverage"], etcd: etcd).status == 1 })
+        #expect(try await poll(within: 30 * timingSlack) { try run(["coverage"], etcd: etcd).status == 1 })
         let keys = try etcd.etcdctl(["get", "--prefix", prefix + ".programs/", "--keys-only"])
         #expect(keys.status == 0)
         #expect(keys.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
