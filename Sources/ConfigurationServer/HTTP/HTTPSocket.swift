@@ -177,6 +177,22 @@ package struct HTTPSocket: Sendable {
         return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0
     }
 
+    /// Closes a connection after its answer without losing the answer: stops sending (the peer reads the answer to
+    /// its end), then reads and drops what the peer still sends, up to `limit` bytes or `wait`, before closing.
+    ///
+    /// Closing at once while a refused request's body is still arriving (a change over the size limit, answered
+    /// 413 before it was read) makes the system reset the connection, and a reset discards the answer the peer has
+    /// not read yet: the client would see "connection reset" instead of the 413.
+    package func closeLingering(wait: Duration = .seconds(2), limit: Int = 32 << 20) {
+        shutdown(descriptor, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + wait
+        var dropped = 0
+        while dropped < limit, let more = read(limit: 65_536, until: deadline), !more.isEmpty {
+            dropped += more.count
+        }
+        close()
+    }
+
     /// Closes the socket; a blocked ``accept()`` on a listening socket returns `nil`.
     package func close() {
         shutdown(descriptor, Int32(SHUT_RDWR))

@@ -136,7 +136,7 @@ package final class OFREPServer: Sendable {
         }
         Thread { [self] in
             serve(connection, peer: peer)
-            connection.close()
+            connection.closeLingering()
             state.withLock { $0.connections -= 1 }
         }.start()
     }
