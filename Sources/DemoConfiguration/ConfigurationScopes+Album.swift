@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: Shared photo albums.
     public struct Album: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "album-team"
+
         /// Whether album photos show a like button.
         public let albumLikeEnabled: AlbumLikeEnabledKey
         /// `function.album.like.enabled`: Whether album photos show a like button.
@@ -13,6 +16,8 @@ extension ConfigurationScopes {
             public static let defaultValue: Bool = false
             /// The details pane's explanation.
             public static let summary = "Whether album photos show a like button."
+            /// Who owns the key and when it goes.
+            public static let lifecycle = ConfigurationKeyLifecycle(ticket: "ALB-1024", removeBy: .date("2026-10-31"))
         }
 
         /// A/B test of the like button's placement.
@@ -25,6 +30,9 @@ extension ConfigurationScopes {
             public static let defaultValue: ConfigurationABTest = .none
             /// The details pane's explanation.
             public static let summary = "A/B test of the like button's placement."
+            /// Who owns the key and when it goes.
+            public static let lifecycle = ConfigurationKeyLifecycle(
+                owner: "growth-team", ticket: "EXP-311", removeBy: .version("9.0"))
         }
 
         /// Most photos one album can hold.

@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: Voice and video calls.
     public struct Calls: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "calls-team"
+
         /// Whether video calls can be started.
         public let callsVideoEnabled: CallsVideoEnabledKey
         /// `function.calls.video.enabled`: Whether video calls can be started.

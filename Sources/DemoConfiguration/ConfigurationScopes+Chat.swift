@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: Messaging.
     public struct Chat: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "chat-team"
+
         /// Whether the "is typing" indicator is sent and shown.
         public let chatTypingIndicatorEnabled: ChatTypingIndicatorEnabledKey
         /// `function.chat.typing_indicator.enabled`: Whether the "is typing" indicator is sent and shown.
@@ -50,6 +53,8 @@ extension ConfigurationScopes {
             public static let defaultValue: Bool = true
             /// The details pane's explanation.
             public static let summary = "Whether messages can get emoji reactions."
+            /// Who owns the key and when it goes.
+            public static let lifecycle = ConfigurationKeyLifecycle(ticket: "CHAT-88", removeBy: .date("2027-06-30"))
         }
 
         /// The reactions offered, in order.

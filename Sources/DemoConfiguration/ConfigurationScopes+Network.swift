@@ -43,6 +43,9 @@ extension ConfigurationScopes {
             public static let defaultValue: Bool = false
             /// The details pane's explanation.
             public static let summary = "Whether HTTP/3 is tried first."
+            /// Who owns the key and when it goes.
+            public static let lifecycle = ConfigurationKeyLifecycle(
+                owner: "platform-team", removeBy: .date("2026-12-20"))
         }
 
         /// How much networking is logged.

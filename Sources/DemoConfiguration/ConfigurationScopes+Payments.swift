@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: Wallet and checkout.
     public struct Payments: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "payments-team"
+
         /// Whether the wallet tab is shown.
         public let paymentsEnabled: PaymentsEnabledKey
         /// `function.payments.enabled`: Whether the wallet tab is shown.
@@ -49,6 +52,9 @@ extension ConfigurationScopes {
             public static let defaultValue: CheckoutFlowVariant = .none
             /// The details pane's explanation.
             public static let summary = "A/B test of the checkout flow."
+            /// Who owns the key and when it goes.
+            public static let lifecycle = ConfigurationKeyLifecycle(
+                owner: "growth-team", ticket: "EXP-342", removeBy: .version("8.4"))
         }
 
         /// Fee charged on card top-ups, as a fraction.

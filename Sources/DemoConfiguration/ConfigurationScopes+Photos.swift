@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: Photo capture, upload and transfer quality.
     public struct Photos: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "media-team"
+
         /// Size and JPEG quality of medium images sent in chats and albums.
         public let imageMedium: ImageMediumKey
         /// `function.media.image_medium`: Size and JPEG quality of medium images sent in chats and albums.

@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: Profiles and avatars.
     public struct Profile: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "profile-team"
+
         /// Longest status message, in characters.
         public let profileStatusMessageMaxLength: ProfileStatusMessageMaxLengthKey
         /// `function.profile.status_message_max_length`: Longest status message, in characters.

@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: Sticker shop and suggestions.
     public struct Stickers: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "stickers-team"
+
         /// Whether the sticker shop is reachable.
         public let stickersShopEnabled: StickersShopEnabledKey
         /// `function.stickers.shop.enabled`: Whether the sticker shop is reachable.

@@ -3,6 +3,9 @@ public import ServiceConfigurationCore
 extension ConfigurationScopes {
     /// Demo scope: The home timeline.
     public struct Timeline: ConfigurationScope {
+        /// The team that owns the scope's keys.
+        public static let owner = "timeline-team"
+
         /// Whether videos play automatically while scrolling.
         public let timelineAutoplayVideos: TimelineAutoplayVideosKey
         /// `function.timeline.autoplay_videos.enabled`: Whether videos play automatically while scrolling.

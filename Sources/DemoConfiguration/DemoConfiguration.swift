@@ -26,9 +26,10 @@ public enum DemoConfiguration {
         ConfigurationScopes.Network.self,
     ]
 
-    /// The demo catalog.
+    /// The demo catalog. It requires every key to name an owner (``ConfigurationCatalog/requiresOwners``): eight
+    /// scopes name one for their keys, Network and Notifications do not, so `config-menu audit` has something to say.
     public static func makeCatalog() throws(ConfigurationError) -> ConfigurationCatalog {
-        try ConfigurationCatalog(scopes: scopes)
+        try ConfigurationCatalog(scopes: scopes, requiresOwners: true)
     }
 
     /// A server snapshot as a sync would deliver it: mostly valid, with two values the keys reject

@@ -22,6 +22,10 @@
     ///   - title: The menu's title. Default: derived from `name` (see ``ServiceConfiguration/ConfigurationDebugTitle``).
     ///   - boolEncoding: How a `Bool` travels (`.trueFalse`, `.oneZero`, …). Default: `"Y"`/`"N"`.
     ///   - pattern: A regular expression every wire string must match, with the format to name in errors.
+    ///   - owner: Who answers for the key (a team or a person); see ``ServiceConfiguration/ConfigurationKeyLifecycle``.
+    ///   - ticket: The ticket that tracks the key's rollout or removal.
+    ///   - removeBy: When the key should be gone: `.date("2027-03-31")` or `.version("8.4")`; `config-menu audit`
+    ///     lists it once due. A literal that is not a day or a version is reported at the line.
     ///
     /// The macro reports at the line, with a fix-it where one exists: a declaration that is not a `static let` with
     /// a default, a wire name that is not a valid string literal, a default the key's codec cannot carry when the
@@ -32,7 +36,10 @@
         summary: String? = nil,
         title: String? = nil,
         boolEncoding: ServiceConfiguration.ConfigurationBoolEncoding? = nil,
-        pattern: ServiceConfiguration.ConfigurationValuePattern? = nil
+        pattern: ServiceConfiguration.ConfigurationValuePattern? = nil,
+        owner: String? = nil,
+        ticket: String? = nil,
+        removeBy: ServiceConfiguration.ConfigurationRemovalDue? = nil
     ) = #externalMacro(module: "ServiceConfigurationMacrosPlugin", type: "ConfigurationKeyMacro")
 
     /// Declares one number key with bounds: a value outside `range` is rejected from every source, and the menu's `+`
@@ -44,7 +51,7 @@
     /// ```
     ///
     /// Integer keys step by 1 unless `step` says otherwise; floating-point keys need a `step`. A default outside the
-    /// range is reported at the line when both are literals. See ``ConfigurationKey(_:summary:title:boolEncoding:pattern:)``
+    /// range is reported at the line when both are literals. See ``ConfigurationKey(_:summary:title:boolEncoding:pattern:owner:ticket:removeBy:)``
     /// for the other arguments.
     @attached(peer, names: arbitrary)
     public macro ConfigurationKey<Value: Comparable & Sendable>(
@@ -52,7 +59,10 @@
         summary: String? = nil,
         title: String? = nil,
         range: ClosedRange<Value>,
-        step: Value? = nil
+        step: Value? = nil,
+        owner: String? = nil,
+        ticket: String? = nil,
+        removeBy: ServiceConfiguration.ConfigurationRemovalDue? = nil
     ) = #externalMacro(module: "ServiceConfigurationMacrosPlugin", type: "ConfigurationKeyMacro")
 
     /// Declares one key with the debug control of your choice, for example a picker over fixed numbers.
@@ -62,13 +72,16 @@
     /// public static let mediaThumbnailSize = 256
     /// ```
     ///
-    /// See ``ConfigurationKey(_:summary:title:boolEncoding:pattern:)`` for the other arguments.
+    /// See ``ConfigurationKey(_:summary:title:boolEncoding:pattern:owner:ticket:removeBy:)`` for the other arguments.
     @attached(peer, names: arbitrary)
     public macro ConfigurationKey<Value: Sendable>(
         _ name: String,
         summary: String? = nil,
         title: String? = nil,
         control: ServiceConfiguration.ConfigurationDebugControlType<Value>,
-        pattern: ServiceConfiguration.ConfigurationValuePattern? = nil
+        pattern: ServiceConfiguration.ConfigurationValuePattern? = nil,
+        owner: String? = nil,
+        ticket: String? = nil,
+        removeBy: ServiceConfiguration.ConfigurationRemovalDue? = nil
     ) = #externalMacro(module: "ServiceConfigurationMacrosPlugin", type: "ConfigurationKeyMacro")
 #endif

@@ -42,6 +42,16 @@
                     }
                     """)
             ]
+            if let owner = node.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "owner" }),
+                owner.expression.trimmedDescription != "nil"
+            {
+                members.append(
+                    DeclSyntax(
+                        """
+                        /// Who owns the keys that name no owner of their own, from `@ConfigurationScope(owner:)`.
+                        \(raw: access.modifier)static let owner: String = \(raw: owner.expression.trimmedDescription)
+                        """))
+            }
             let unconditional = entries.compactMap { if case .key(let key) = $0 { key } else { nil } }
             if !unconditional.isEmpty {
                 members.append(overrideBuilder(unconditional, access: min(access, unconditional.map(\.access).min()!)))

@@ -16,7 +16,7 @@
         /// The declaration's `///` comment, line by line.
         let documentation: [String]
         /// The optional arguments, by label (`summary`, `title`, `boolEncoding`, `pattern`, `range`, `step`,
-        /// `control`).
+        /// `control`, `owner`, `ticket`, `removeBy`).
         let arguments: [String: ExprSyntax]
 
         /// The key type the macro generates: `checkoutMaxCartItems` → `CheckoutMaxCartItemsKey`.
@@ -33,7 +33,7 @@
 
         /// The labels the key macro's overloads accept after the wire name.
         static let argumentLabels: Set<String> = [
-            "summary", "title", "boolEncoding", "pattern", "range", "step", "control",
+            "summary", "title", "boolEncoding", "pattern", "range", "step", "control", "owner", "ticket", "removeBy",
         ]
 
         /// The largest wire name the override store keeps, in bytes of UTF-8 (`OverrideStoreLimits.maximumKeySize`).
@@ -257,6 +257,10 @@
                 }
             }
 
+            if let due = arguments["removeBy"], let problem = Self.removalProblem(due) {
+                problems.append(Diagnostic(node: due, message: MacroDiagnostic("remove-by-invalid", problem)))
+            }
+
             if let range = arguments["range"] {
                 if kind == .bool || kind == .string {
                     problems.append(
@@ -349,6 +353,15 @@
                 members.append(
                     "\(modifier)static let valuePattern: ServiceConfiguration.ConfigurationValuePattern = "
                         + pattern.trimmedDescription)
+            }
+            let lifecycle = [
+                ("owner", arguments["owner"]), ("ticket", arguments["ticket"]), ("removeBy", arguments["removeBy"]),
+            ]
+            .compactMap { label, value in value.map { "\(label): \($0.trimmedDescription)" } }
+            if !lifecycle.isEmpty {
+                members.append(
+                    "\(modifier)static let lifecycle = ServiceConfiguration.ConfigurationKeyLifecycle("
+                        + lifecycle.joined(separator: ", ") + ")")
             }
             let control: String? =
                 if let control = arguments["control"] {
@@ -465,6 +478,43 @@
         }
 
         /// The two strings of a `ConfigurationBoolEncoding(true: "…", false: "…")` written with literals.
+        /// Why a literal `removeBy: .date("…")` or `.version("…")` cannot be a day or a version, or `nil` (also when
+        /// the macro cannot see a literal: the catalog checks it at run time).
+        static func removalProblem(_ expression: ExprSyntax) -> String? {
+            guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+                let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                let text = call.arguments.first?.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+            else { return nil }
+            switch member.declName.baseName.text {
+            case "date" where !isDay(text):
+                return "removeBy date \(text.swiftLiteral) is not a day; write YYYY-MM-DD, for example 2027-03-31"
+            case "version" where !isVersion(text):
+                return "removeBy version \(text.swiftLiteral) is not a version; write numbers and dots, for example 8.4"
+            default:
+                return nil
+            }
+        }
+
+        /// Whether `text` is a calendar day `YYYY-MM-DD` (the rule `ConfigurationRemovalDue` applies).
+        static func isDay(_ text: String) -> Bool {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2,
+                parts[2].count == 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+                let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+            else { return false }
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let lengths = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            return (1...lengths[month - 1]).contains(day)
+        }
+
+        /// Whether `text` is a version as `ProgramVersion` reads it: up to eight dot-separated numbers, an optional `v`.
+        static func isVersion(_ text: String) -> Bool {
+            let body = text.first == "v" || text.first == "V" ? text.dropFirst() : Substring(text)
+            let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+            return !body.isEmpty && text.utf8.count <= 64 && parts.count <= 8
+                && parts.allSatisfy { !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+        }
+
         private static func boolStrings(_ expression: ExprSyntax) -> (true: String, false: String)? {
             guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.count == 2 else { return nil }
             var strings: [String: String] = [:]

@@ -51,7 +51,7 @@ struct Invocation {
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
         "--server-url", "--sync-interval", "--for", "--until-version", "--program-version", "--profiles", "--limit",
         "--etcd-ca-file", "--simulator", "--device", "--app-name",  // SimulatorStore.options
-        "--context", "--targeting-key", "--listen", "--token-file",
+        "--context", "--targeting-key", "--listen", "--token-file", "--due-within", "--older-than",
     ]
     /// Valued options that may be given more than once.
     static let repeatable: Set<String> = ["--context"]
@@ -208,6 +208,7 @@ enum CommandLineTool {
         case "simulators": try SimulatorCommands(invocation: invocation).simulators()
         case "completion": try CompletionCommands(invocation: invocation).completion()
         case "coverage": try CoverageCommand(invocation: invocation).run()
+        case "audit": try AuditCommand(invocation: invocation).run()
         case "serve": try ServeCommand(invocation: invocation).run()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }

@@ -15,11 +15,12 @@ struct Commands {
         "list": (["--json", "--overridden", "--problems"], 0...1, "at most one scope name"),
         "get": (["--json"], 1...1, "one key name"),
         "set": (Set(["--note"]).union(ExpiryOptions.setOptions), 2...2, "a key name and a value"),
-        "reset": (["--scope", "--all"], 0...1, "one key, or --scope SCOPE, or --all"),
+        "reset": (["--scope", "--all"], 0...Int.max, "keys, or --scope SCOPE, or --all"),
         "export": ([], 0...1, "at most one file name"),
         "import": (["--replace", "--dry-run", "--force", "--json", "--yes"], 1...1, "one profile file"),
         "catalog": ([], 0...0, "no arguments"),
         "coverage": (CoverageCommand.options, 0...0, "no arguments"),
+        "audit": (AuditCommand.options, 0...0, "no arguments"),
         "serve": (ServeCommand.options, 0...0, "no arguments"),
     ].merging(HistoryCommands.shapes) { $1 }
 
@@ -81,6 +82,7 @@ struct Commands {
         var report: KeyReport
         if let descriptor = context.catalog.descriptor(named: name) {
             report = KeyReport(descriptor: descriptor, status: snapshot.status(of: descriptor))
+            report.programVersion = context.service.programVersion
         } else if let orphan = snapshot.orphans(isKnown: { $0 != name }).first {
             report = KeyReport(orphan: orphan)
         } else {
@@ -127,30 +129,34 @@ struct Commands {
         let scope = invocation.options["--scope"]
         let all = invocation.flags.contains("--all")
         let keys = invocation.positional
-        guard (keys.isEmpty ? 0 : 1) + (scope == nil ? 0 : 1) + (all ? 1 : 0) == 1, keys.count <= 1 else {
-            throw ToolError.usage("reset takes one key, or --scope SCOPE, or --all", command: "reset")
+        guard (keys.isEmpty ? 0 : 1) + (scope == nil ? 0 : 1) + (all ? 1 : 0) == 1 else {
+            throw ToolError.usage("reset takes keys, or --scope SCOPE, or --all", command: "reset")
         }
         try invocation.requireValidUTF8()
         let context = try ToolContext(invocation)
         context.warnIfCorrupt()
         // Quarantined entries are overrides too: reset removes them from the file.
         let overridden = Set(context.service.overrides.keys).union(context.store.problems.map(\.key))
-        let names: [String]
+        var names: [String]
         if all {
             names = overridden.sorted()
         } else if let scope {
             let found = try context.scope(named: scope)
             names = found.keys.map(\.name).filter(overridden.contains)
         } else {
-            let name = keys[0]
-            guard overridden.contains(name) else {
-                if context.catalog.descriptor(named: name) == nil {
-                    throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
-                }
-                try Output.line("\(VisibleText.escaped(name)) has no override")
-                return
+            // Every name is checked before anything is removed: a typo removes nothing.
+            for name in keys where !overridden.contains(name) && context.catalog.descriptor(named: name) == nil {
+                throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
             }
-            names = [name]
+            names = []
+            for name in keys where !names.contains(name) {
+                if overridden.contains(name) {
+                    names.append(name)
+                } else {
+                    try Output.line("\(VisibleText.escaped(name)) has no override")
+                }
+            }
+            if names.isEmpty { return }
         }
         guard !names.isEmpty else {
             try Output.line("no overrides to reset")

@@ -30,6 +30,32 @@ extension Help {
         \(sources)
 
         \(exitCodes)
-        """
+        """,
+        "audit": """
+        usage: config-menu audit [--json] [--fail-past-due] [--due-within DAYS] [--older-than DAYS]
+
+        Flags that rot and overrides left behind, from the catalog's lifecycle declarations (a key's
+        owner, ticket and removeBy: a day YYYY-MM-DD, due from 00:00 UTC, or an app version) and the
+        store:
+          keys past their removal, keys due within DAYS (default 30), keys due at a version (judged
+          only with --program-version V), keys without an owner when the catalog requires one;
+          overrides set more than DAYS ago (--older-than, default 30), overrides equal to the server
+          value or (when the server sends nothing) to the default, overrides of keys past their
+          removal, and overrides of keys the catalog does not know, each group with the
+          `config-menu reset KEY...` line that removes it.
+
+          --fail-past-due         exit 3 when a key is past its removal (after the output; the
+                                  message names the keys): fails a CI job when a flag overstays
+          --json                  {"time", "programVersion", "dueWithinDays", "olderThanDays",
+                                  "pastDue", "dueSoon", "dueAtVersion", "withoutOwner" (arrays of
+                                  {name, scope, owner, ticket, removeBy: {date|version}, daysPastDue
+                                  or daysLeft}), "requiresOwners", "overrides": {"old", "redundant",
+                                  "equalsDefault", "pastDueKey", "orphan": {"keys": [names],
+                                  "remove": the reset command line or null}}}
+
+        \(sources)
+
+        \(exitCodes)
+        """,
     ]
 }

@@ -47,7 +47,7 @@ enum Help {
           get KEY [--json]        one key: value, source, default, server value, override, problems
           set KEY VALUE [--note TEXT]
                                   override a key (validated by the key's own decoding)
-          reset KEY | --scope SCOPE | --all
+          reset KEY... | --scope SCOPE | --all
                                   remove overrides
           export [FILE]           write the overrides as a profile (to standard output without FILE)
           import FILE [--replace] [--dry-run] [--force] [--json]
@@ -59,6 +59,9 @@ enum Help {
           status [--json]         where server values come from, how current, the last error
           coverage [--json] [--require-read]
                                   which keys the running program read, never read, read unregistered
+          audit [--json] [--fail-past-due] [--due-within DAYS] [--older-than DAYS]
+                                  keys past their removal or due soon, keys without an owner, and
+                                  overrides to clean up (old, redundant, orphaned)
           serve [--listen ADDR:PORT] [--token-file FILE]
                                   serve the effective values over OFREP to any OpenFeature client,
                                   with a change stream
@@ -113,7 +116,8 @@ enum Help {
                                   storeProblems ([{field, reason, stored, applied}]),
                                   expiresAt (or null), expiry ({expiresAt, untilServerChanges,
                                   untilVersion} or null), expired, expiredBecause (time,
-                                  serverChanged, version, or null), redundant
+                                  serverChanged, version, or null), redundant, owner, ticket,
+                                  removeBy ({date} or {version} or null)
 
         A store that is not the format at all is reported and nothing from it applies: the list
         shows values without overrides, and the exit code is 4. The file is left as it is.
@@ -161,11 +165,12 @@ enum Help {
         \(exitCodes)
         """,
         "reset": """
-        usage: config-menu reset KEY
+        usage: config-menu reset KEY...
                config-menu reset --scope SCOPE
                config-menu reset --all
 
-        Removes the override of KEY, of every key in SCOPE, or every override (orphans included).
+        Removes the override of each KEY, of every key in SCOPE, or every override (orphans
+        included). Several keys are removed in one change; an unknown key removes nothing.
         An entry of the store that is not applied (quarantined: see list --problems) is an
         override too: resetting its key removes it from the file.
 

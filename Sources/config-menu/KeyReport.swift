@@ -12,6 +12,10 @@ struct KeyReport {
     var type: String?
     var control: String?
     var defaultValue: String?
+    /// The key's owner, ticket and removal (none for an orphan).
+    var lifecycle = ConfigurationKeyLifecycle.none
+    /// The version `--program-version` gave, to judge a removal due at a version.
+    var programVersion: ProgramVersion?
     /// Running programs that refused this key's override (read from their reports beside the store).
     var rejectedByPrograms: [ProgramRejection] = []
 
@@ -22,6 +26,7 @@ struct KeyReport {
         type = descriptor.valueTypeName
         control = descriptor.control.kindName
         defaultValue = descriptor.defaultValueString
+        lifecycle = descriptor.lifecycle
     }
 
     /// An override (or an entry kept without being applied) whose key this catalog does not have.
@@ -76,6 +81,9 @@ struct KeyReport {
             ("default", optional(defaultValue)),
             ("server", optional(server)),
             ("override", overrideJSON),
+            ("owner", optional(lifecycle.owner)),
+            ("ticket", optional(lifecycle.ticket)),
+            ("removeBy", lifecycle.removeBy.map { .object([($0.kind.rawValue, .string($0.text))]) } ?? .null),
             (
                 "rejections",
                 .array(
@@ -162,6 +170,9 @@ struct KeyReport {
             lines.append(
                 "  \(show(title ?? name)) · \(show(scope ?? "")) · \(show(type ?? "")) · \(show(control ?? ""))")
             lines.append("  default   \(quoted(defaultValue))")
+            if let facts = lifecycle.summary(at: Date(), version: programVersion) {
+                lines.append("  owner     \(facts)")
+            }
         }
         var serverLine = "  server    \(quoted(server))"
         if let rejection = rejections.first(where: { $0.source == .server }) {
@@ -212,5 +223,8 @@ struct KeyReport {
         return lines.joined(separator: "\n")
     }
 
-    private func quoted(_ text: String?) -> String { text.map { "\"\(VisibleText.escaped($0))\"" } ?? "none" }
+    private func quoted(_ text: String?) -> String { Self.quoted(text) }
+
+    /// `"value"` with every control and invisible character escaped, or `none`.
+    static func quoted(_ text: String?) -> String { text.map { "\"\(VisibleText.escaped($0))\"" } ?? "none" }
 }

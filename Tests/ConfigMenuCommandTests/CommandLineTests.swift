@@ -48,9 +48,12 @@ struct CommandLineTests {
                 "name", "scope", "title", "type", "control", "value", "source", "default", "server", "override",
                 "rejections", "rejectedByPrograms", "stale", "orphan", "storeProblems", "expiresAt", "expiry",
                 "expired",
-                "expiredBecause", "redundant",
+                "expiredBecause", "redundant", "owner", "ticket", "removeBy",
             ]
         )
+        #expect(object["owner"] as? String == "album-team")
+        #expect(object["ticket"] as? String == "ALB-1024")
+        #expect(object["removeBy"] as? [String: String] == ["date": "2026-10-31"])
         #expect(object["value"] as? String == "Y")
         #expect(object["source"] as? String == "overridden")
         #expect(object["server"] as? String == "y")

@@ -1,4 +1,5 @@
 import ConfigurationDebugMenu
+import DemoConfiguration
 import Foundation
 import ServiceConfiguration
 import ServiceConfigurationFileStore
@@ -176,5 +177,40 @@ struct ExpiryAtAGlanceTests {
         #expect(ExpiryChoice.relative(now.addingTimeInterval(30), from: now) == "in less than a minute")
         #expect(ExpiryChoice.relative(now.addingTimeInterval(3 * 3600 + 5), from: now) == "in 3 h")
         #expect(ExpiryChoice.relative(now.addingTimeInterval(3 * 86_400 + 5), from: now) == "in 3 days")
+    }
+}
+
+/// A key's lifecycle in the details (issue 26 item 1): owner, ticket and removal, with where it stands.
+@Suite("details: owner, ticket and removal")
+struct LifecycleDetailsTests {
+    let renderer = MenuRenderer()
+
+    /// The details of the first key the filter `text` finds in the demo catalog, on a menu whose wall clock is `now`.
+    func screen(_ text: String, now: Double) throws -> String {
+        var state = MenuFixture.state(catalog: try DemoConfiguration.makeCatalog(), wallClockOffset: now)
+        reduce(&state, .startFilter, .filterInsert(text), .filterAccept)
+        return renderer.render(state).text
+    }
+
+    @Test("the details show the owner, ticket and removal; past due with the days; nothing for a key without any")
+    func ownerLine() throws {
+        // 2026-11-03T12:00Z: three and a half days after the start of the demo like flag's removal day.
+        let pastDue = try screen("album.like.enabled", now: 1_793_404_800 + 3 * 86_400 + 43_200)
+        #expect(
+            pastDue.contains("Owner     album-team · ALB-1024 · remove by 2026-10-31 (past due by 3 days)"),
+            "\(pastDue)")
+        let before = try screen("album.like.enabled", now: 1_793_404_800 - 86_400 * 5 - 1)
+        #expect(before.contains("remove by 2026-10-31 (due in 5 days)"), "\(before)")
+        let version = try screen("checkout_flow", now: 1_793_404_800)
+        #expect(
+            version.contains("Owner     growth-team · EXP-342 · remove by version 8.4 (due at that version)"),
+            "\(version)")
+        let scopeOwner = try screen("album.max_photos", now: 1_793_404_800)
+        #expect(
+            scopeOwner.contains("Owner     album-team\n") || scopeOwner.contains("Owner     album-team "),
+            "\(scopeOwner)")
+        let unowned = try screen("network.timeout", now: 1_793_404_800)
+        #expect(unowned.contains("function.network.timeout_sec"))
+        #expect(!unowned.contains("Owner     "), "a key with nothing declared has no owner line")
     }
 }

@@ -173,6 +173,15 @@ enum MenuFixture {
         MenuState(data: try data(entries: entries), width: width, height: height, wallClockOffset: wallClockOffset)
     }
 
+    /// A menu over `catalog` with no store and no server values.
+    static func state(
+        catalog: ConfigurationCatalog, width: Int = 120, height: Int = 40, wallClockOffset: Double = 0
+    ) -> MenuState {
+        let service = LiveConfigurationService(serverValues: [:], catalog: catalog)
+        let data = MenuDataSource(table: KeyTable(catalog: catalog), service: service).initialData(label: "catalog")
+        return MenuState(data: data, width: width, height: height, wallClockOffset: wallClockOffset)
+    }
+
     /// The index of the key named `name`.
     static func key(_ name: String, in state: MenuState) -> Int { state.data.table.index(of: name)! }
 

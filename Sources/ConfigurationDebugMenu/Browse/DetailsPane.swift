@@ -226,6 +226,10 @@ package enum DetailsPane {
             ])
         }
         if let summary = descriptor.summary { lines.append([(summary, theme.muted)]) }
+        if let lifecycle = descriptor.lifecycle.summary(at: now, version: nil) {
+            let pastDue = now.map { descriptor.lifecycle.removeBy?.standing(at: $0, version: nil).isPastDue == true }
+            lines.append([("Owner     ", theme.muted), (lifecycle, pastDue == true ? theme.problem : theme.muted)])
+        }
         if let range = descriptor.control.numberRange {
             // Every rule shown: a plain integer key's range is its type's.
             let text =

@@ -34,11 +34,20 @@ public struct ConfigurationCatalog: Sendable {
 
     /// The scopes, in the order given.
     public let scopes: [Scope]
+    /// Whether every key should name its owner (``ConfigurationKeyLifecycle/owner``): `config-menu audit` then
+    /// lists the keys that do not, and the manifest carries the requirement. Default: `false`.
+    public var requiresOwners = false
     private let index: [String: (scope: Int, key: Int)]
     /// Identifies this catalog (and its copies), so registering it with a service twice costs nothing.
     let identity = Identity()
 
     final class Identity: Sendable {}
+
+    /// Builds a catalog from scope types; with `requiresOwners`, `config-menu audit` lists keys that name no owner.
+    public init(scopes scopeTypes: [any ConfigurationScope.Type], requiresOwners: Bool) throws(ConfigurationError) {
+        try self.init(scopes: scopeTypes)
+        self.requiresOwners = requiresOwners
+    }
 
     /// Builds a catalog from scope types.
     public init(scopes scopeTypes: [any ConfigurationScope.Type]) throws(ConfigurationError) {
@@ -56,7 +65,7 @@ public struct ConfigurationCatalog: Sendable {
             var keys: [ConfigurationKeyDescriptor] = []
             for key in scope.keys {
                 try Self.checkDeclaration(of: key)
-                keys.append(ConfigurationKeyDescriptor(key, scopeName: scope.name))
+                keys.append(ConfigurationKeyDescriptor(key, scopeName: scope.name, scopeOwner: scope.owner))
             }
             scopes.append(Scope(name: scope.name, keys: keys))
         }
@@ -87,6 +96,7 @@ public struct ConfigurationCatalog: Sendable {
                 key: K.name, problem: "valuePattern \(K.valuePattern) is not a valid regular expression (\(problem))")
         }
         if let problem = defaultValueProblem(of: K.self) { throw .invalidDeclaration(key: K.name, problem: problem) }
+        if let problem = K.lifecycle.problem { throw .invalidDeclaration(key: K.name, problem: problem) }
     }
 
     /// Why the key's default cannot travel through its own codec, or `nil`: it must encode to a wire string that the

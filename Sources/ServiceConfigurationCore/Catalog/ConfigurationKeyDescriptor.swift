@@ -31,6 +31,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The regular expression every wire string must match (``ConfigurationKey/valuePattern``); ``ConfigurationValuePattern/any``
     /// when there is none.
     public var pattern: ConfigurationValuePattern { storage.pattern }
+    /// The key's owner, ticket and removal due (``ConfigurationKey/lifecycle``).
+    public var lifecycle: ConfigurationKeyLifecycle { storage.lifecycle }
 
     /// The fields, in one shared object: a catalog, a service and a menu each keep every descriptor, and at
     /// 100,000 keys copies of an eight-word struct would cost tens of megabytes where a reference costs one word.
@@ -44,6 +46,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let defaultValueString: String?
         let toggleStrings: ToggleStrings
         let pattern: ConfigurationValuePattern
+        let lifecycle: ConfigurationKeyLifecycle
         let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
 
         init(
@@ -56,6 +59,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             defaultValueString: String?,
             toggleStrings: ToggleStrings,
             pattern: ConfigurationValuePattern,
+            lifecycle: ConfigurationKeyLifecycle,
             validator: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
         ) {
             self.name = name
@@ -67,6 +71,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             self.defaultValueString = defaultValueString
             self.toggleStrings = toggleStrings
             self.pattern = pattern
+            self.lifecycle = lifecycle
             self.validator = validator
         }
     }
@@ -89,8 +94,10 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             self.off = off
         }
     }
-    /// Describes a key type.
-    public init<K: ConfigurationKey>(_ key: K.Type, scopeName: String = "") {
+    /// Describes a key type; a key that names no owner gets `scopeOwner` (``ConfigurationScope/owner``).
+    public init<K: ConfigurationKey>(_ key: K.Type, scopeName: String = "", scopeOwner: String? = nil) {
+        var lifecycle = K.lifecycle
+        if lifecycle.owner == nil, let scopeOwner, !scopeOwner.isEmpty { lifecycle.owner = scopeOwner }
         var toggleStrings = ToggleStrings.standard
         if let on = true as? K.Value, let off = false as? K.Value, let onString = try? K.encode(on),
             let offString = try? K.encode(off)
@@ -109,6 +116,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             defaultValueString: try? K.encode(K.defaultValue),
             toggleStrings: toggleStrings,
             pattern: K.valuePattern,
+            lifecycle: lifecycle,
             validator: { raw throws(ConfigurationDecodingError) in
                 // The key's decoding, then its bounds: the rule the typed read applies too.
                 let value: K.Value
@@ -138,6 +146,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         defaultValueString: String?,
         toggleStrings: ToggleStrings = .standard,
         pattern: ConfigurationValuePattern = .any,
+        lifecycle: ConfigurationKeyLifecycle = .none,
         validate: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
     ) {
         storage = Storage(
@@ -150,6 +159,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             defaultValueString: defaultValueString,
             toggleStrings: toggleStrings,
             pattern: pattern,
+            lifecycle: lifecycle,
             validator: validate
         )
     }
@@ -183,6 +193,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             defaultValueString: defaultValueString,
             toggleStrings: toggleStrings,
             pattern: pattern,
+            lifecycle: lifecycle,
             validate: storage.validator
         )
     }

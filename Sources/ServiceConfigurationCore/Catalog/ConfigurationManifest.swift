@@ -33,9 +33,14 @@ public import Foundation
 /// text keys any string that matches their pattern. `summary`, `default`, `pattern` and `format` are optional
 /// (`default` absent: the default has no wire form).
 ///
+/// A key's lifecycle (``ConfigurationKeyLifecycle``) travels as `owner`, `ticket` and `removeBy` (`{"date":
+/// "2027-03-31"}` or `{"version": "8.4"}`), each optional; the document's `requiresOwners: true` says every key
+/// should name an owner (``ConfigurationCatalog/requiresOwners``). A reader of an older build ignores them.
+///
 /// A manifest is refused, with the place inside the file, when it is not this format, when a picker lists a value
 /// twice or its default is not among its choices, when a toggle's two strings are equal, when a default fails its
-/// own key's validation, or when a pattern is not a regular expression.
+/// own key's validation, when a pattern is not a regular expression, or when a `removeBy` is not a day
+/// (`YYYY-MM-DD`) or a version.
 public enum ConfigurationManifest {
     /// The `format` field's value.
     public static let formatName = "service-configuration-manifest"
@@ -54,7 +59,8 @@ extension ConfigurationCatalog {
             version: ConfigurationManifest.version,
             scopes: scopes.map { scope in
                 ManifestDocument.Scope(name: scope.name, keys: scope.keys.map(ManifestDocument.Key.init))
-            }
+            },
+            requiresOwners: requiresOwners ? true : nil
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -108,5 +114,6 @@ extension ConfigurationCatalog {
         } catch {
             throw fail(error.description)
         }
+        requiresOwners = document.requiresOwners ?? false
     }
 }

@@ -5,6 +5,7 @@ struct ManifestDocument: Codable {
     var format: String
     var version: Int
     var scopes: [Scope]
+    var requiresOwners: Bool?
 
     /// The two members read first, so that a file that is not a manifest is called that.
     struct Header: Decodable {
@@ -36,6 +37,15 @@ struct ManifestDocument: Codable {
         var summary: String?
         var pattern: String?
         var format: String?
+        var owner: String?
+        var ticket: String?
+        var removeBy: RemoveBy?
+    }
+
+    /// `{"date": "2027-03-31"}` or `{"version": "8.4"}`.
+    struct RemoveBy: Codable {
+        var date: String?
+        var version: String?
     }
 
     struct Control: Codable {
@@ -120,6 +130,11 @@ extension ManifestDocument.Key {
         summary = descriptor.summary
         pattern = descriptor.pattern.regularExpression
         format = descriptor.pattern.format
+        owner = descriptor.lifecycle.owner
+        ticket = descriptor.lifecycle.ticket
+        removeBy = descriptor.lifecycle.removeBy.map { due in
+            due.kind == .date ? ManifestDocument.RemoveBy(date: due.text) : ManifestDocument.RemoveBy(version: due.text)
+        }
         switch descriptor.control {
         case .toggle:
             control = .init(kind: "toggle", on: descriptor.toggleStrings.on, off: descriptor.toggleStrings.off)
@@ -156,6 +171,7 @@ extension ManifestDocument.Key {
             throw fail(".pattern: not a valid regular expression (\(problem))")
         }
         let validate = ManifestValidation.validator(for: control, toggle: toggle, pattern: pattern)
+        let lifecycle = try self.lifecycle()
         if let defaultValue = `default` {
             if case .picker(let choices) = control, !choices.contains(where: { $0.value == defaultValue }) {
                 throw fail(
@@ -178,8 +194,24 @@ extension ManifestDocument.Key {
             defaultValueString: `default`,
             toggleStrings: toggle,
             pattern: pattern,
+            lifecycle: lifecycle,
             validate: validate
         )
+    }
+
+    /// The owner, ticket and removal due, after checking them.
+    private func lifecycle() throws(ManifestDocument.KeyProblem) -> ConfigurationKeyLifecycle {
+        var due: ConfigurationRemovalDue?
+        switch (removeBy?.date, removeBy?.version) {
+        case (nil, nil):
+            if removeBy != nil { throw .init(problem: ".removeBy needs a date or a version") }
+        case (let date?, nil): due = .date(date)
+        case (nil, let version?): due = .version(version)
+        case (_?, _?): throw .init(problem: ".removeBy has both a date and a version; give one")
+        }
+        let lifecycle = ConfigurationKeyLifecycle(owner: owner, ticket: ticket, removeBy: due)
+        if let problem = lifecycle.problem { throw .init(problem: ": \(problem)") }
+        return lifecycle
     }
 }
 

@@ -77,6 +77,14 @@ public protocol ConfigurationKey: SendableMetatype {
     /// ```
     static var boolEncoding: ConfigurationBoolEncoding { get }
 
+    /// Who owns the key, its ticket, and when it should be gone (``ConfigurationKeyLifecycle``). Default:
+    /// ``ConfigurationKeyLifecycle/none``.
+    ///
+    /// ```swift
+    /// static let lifecycle = ConfigurationKeyLifecycle(owner: "album-team", ticket: "ALB-1024", removeBy: .date("2027-03-31"))
+    /// ```
+    static var lifecycle: ConfigurationKeyLifecycle { get }
+
     /// Not for use: the description was renamed ``summary``. A key that still declares `debugDescription` (in any
     /// type) is refused by ``ConfigurationCatalog`` with an error that names the key, instead of being ignored.
     associatedtype _DebugDescriptionIsNowSummary = ConfigurationKeyRenamedRequirement
@@ -116,6 +124,9 @@ extension ConfigurationKey {
 
     /// `"Y"`/`"N"`.
     public static var boolEncoding: ConfigurationBoolEncoding { .letterYN }
+
+    /// Nothing declared.
+    public static var lifecycle: ConfigurationKeyLifecycle { .none }
 }
 
 extension ConfigurationKey where Summary == String {

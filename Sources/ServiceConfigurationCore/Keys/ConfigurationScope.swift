@@ -33,6 +33,11 @@ public protocol ConfigurationScope: SendableMetatype {
     /// Default: the key types of the scope's stored properties, in declaration order, found by reflection.
     /// Override it only where reflection metadata is stripped (`-disable-reflection-metadata`).
     static var keys: [any ConfigurationKey.Type] { get }
+
+    /// Who owns the scope's keys when a key names no owner of its own (``ConfigurationKeyLifecycle/owner``), for
+    /// example `static let owner = "album-team"` (with the macros: `@ConfigurationScope(owner: "album-team")`).
+    /// Default: empty, no owner.
+    static var owner: String { get }
 }
 
 extension ConfigurationScope {
@@ -41,6 +46,9 @@ extension ConfigurationScope {
 
     /// The key types of the stored properties, in declaration order.
     public static var keys: [any ConfigurationKey.Type] { ScopeReflection.keyTypes(of: Self.self) }
+
+    /// No owner for the whole scope.
+    public static var owner: String { "" }
 }
 
 /// The namespace that modules extend with their ``ConfigurationScope``.

@@ -6,15 +6,17 @@ import ServiceConfigurationMacros
 // (`checkout…`): they share one namespace with every other module's keys.
 
 extension ConfigurationScopes {
-    /// The checkout module's keys.
-    @ConfigurationScope
+    /// The checkout module's keys, owned by the checkout team unless a key says otherwise.
+    @ConfigurationScope(owner: "checkout-team")
     public struct Checkout {
         /// Whether Apple Pay is offered at checkout.
         @ConfigurationKey("checkout.apple_pay.enabled", boolEncoding: .trueFalse)  // this server sends true/false
         public static let checkoutApplePayEnabled = false
 
-        /// Whether guests can check out without an account.
-        @ConfigurationKey("checkout.guest.enabled") public static let checkoutGuestEnabled = true  // Y/N on the wire
+        /// Whether guests can check out without an account. A rollout flag: `config-menu audit` lists it once the
+        /// app reaches 3.0, and `expectNoKeyPastDue(version:)` fails the app's tests from then on.
+        @ConfigurationKey("checkout.guest.enabled", ticket: "SHOP-142", removeBy: .version("3.0"))
+        public static let checkoutGuestEnabled = true  // Y/N on the wire
 
         /// The most items one cart holds.
         @ConfigurationKey("checkout.cart.max_items", range: 1...500) public static let checkoutMaxCartItems = 50

@@ -41,6 +41,24 @@ struct AppConfigurationTests {
         #expect(restored.manifestJSON() == catalog.manifestJSON())
     }
 
+    @Test("no flag is past its removal at this version; the macros' owners and removals reach the catalog")
+    func lifecycle() throws {
+        let catalog = try AppConfiguration.makeCatalog()
+        // The app is 2.4: the guest checkout flag goes at 3.0, so this passes until the app reaches 3.0.
+        catalog.expectNoKeyPastDue(version: ProgramVersion("2.4"))
+        let guest = try #require(catalog.descriptor(named: "checkout.guest.enabled"))
+        #expect(
+            guest.lifecycle
+                == ConfigurationKeyLifecycle(owner: "checkout-team", ticket: "SHOP-142", removeBy: .version("3.0")))
+        #expect(catalog.descriptor(named: "checkout.flow")?.lifecycle.owner == "checkout-team")
+        // At 3.0 the same check fails, naming the key and its ticket.
+        withKnownIssue {
+            catalog.expectNoKeyPastDue(version: ProgramVersion("3.0"))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("checkout.guest.enabled (Checkout) is past its removal")
+        }
+    }
+
     @Test("a tool reading the manifest refuses what the app refuses, with the app's message")
     func manifestAgrees() throws {
         let catalog = try AppConfiguration.makeCatalog()
