@@ -2,7 +2,7 @@ public import Foundation
 public import ServiceConfigurationCore
 
 extension ConfigurationCatalog {
-    /// Fails the running test once for each key whose removal is past due (``ConfigurationKeyLifecycle/removeBy``),
+    /// Fails the running test once for each key whose removal is past due (`ConfigurationKeyLifecycle.removeBy`),
     /// naming the key, its owner and ticket, and returns whether none is.
     ///
     /// Run it in the app's tests so the reminder reaches code review when the day (or the version) comes, instead of

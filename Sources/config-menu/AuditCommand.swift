@@ -160,7 +160,7 @@ struct LifecycleAudit {
         }
         section("Keys past their removal", pastDue.map { facts($0.key) })
         section("Keys due within \(dueWithin) days", dueSoon.map { facts($0.key) })
-        section("Keys due at a version (give --program-version V to judge them)", dueAtVersion.map(facts))
+        section("Keys due at a version, not judged without --program-version", dueAtVersion.map(facts))
         if !withoutOwner.isEmpty {
             lines.append("Keys without an owner (\(withoutOwner.count); the catalog requires one):")
             var byScope: [(String, [String])] = []

@@ -70,7 +70,7 @@ struct AuditCommandTests {
                 "Keys due within 30 days (1):\n  shop.soon_flag  shop-team · remove by \(day(10)) (due in 9 days)"),
             "\(text)")
         #expect(!text.contains("shop.later_flag  shop-team"), "100 days away is not due soon")
-        #expect(text.contains("Keys due at a version (give --program-version V to judge them) (1):\n  shop.versioned"))
+        #expect(text.contains("Keys due at a version, not judged without --program-version (1):\n  shop.versioned"))
         #expect(text.contains("Keys without an owner (1; the catalog requires one):\n  Shop: shop.greeting\n"))
         let reset = "config-menu reset"
         #expect(
