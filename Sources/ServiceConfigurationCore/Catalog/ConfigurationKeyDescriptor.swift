@@ -32,7 +32,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// when there is none.
     public var pattern: ConfigurationValuePattern { storage.pattern }
     /// The key's owner, ticket and removal due (``ConfigurationKey/lifecycle``).
-    public var lifecycle: ConfigurationKeyLifecycle { storage.lifecycle }
+    public var lifecycle: ConfigurationKeyLifecycle { storage.lifecycle?.value ?? .none }
 
     /// The fields, in one shared object: a catalog, a service and a menu each keep every descriptor, and at
     /// 100,000 keys copies of an eight-word struct would cost tens of megabytes where a reference costs one word.
@@ -46,7 +46,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let defaultValueString: String?
         let toggleStrings: ToggleStrings
         let pattern: ConfigurationValuePattern
-        let lifecycle: ConfigurationKeyLifecycle
+        /// `nil` for the common key that declares none: one word per key instead of the lifecycle's seven.
+        let lifecycle: LifecycleBox?
         let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
 
         init(
@@ -71,12 +72,18 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             self.defaultValueString = defaultValueString
             self.toggleStrings = toggleStrings
             self.pattern = pattern
-            self.lifecycle = lifecycle
+            self.lifecycle = lifecycle.isEmpty ? nil : LifecycleBox(value: lifecycle)
             self.validator = validator
         }
     }
 
     private let storage: Storage
+
+    /// A declared lifecycle, kept by reference.
+    private final class LifecycleBox: Sendable {
+        let value: ConfigurationKeyLifecycle
+        init(value: ConfigurationKeyLifecycle) { self.value = value }
+    }
 
     /// The wire strings a toggle writes.
     public struct ToggleStrings: Sendable, Hashable {
