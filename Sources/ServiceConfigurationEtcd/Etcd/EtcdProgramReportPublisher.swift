@@ -31,6 +31,7 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
     private let client: EtcdClient
     private let engine: ConfigurationEngine
     private let programName: String
+    private let programVersion: ProgramVersion?
     private let location: String
     private let host = EtcdProgramReports.currentHost
     private let processStart: String?
@@ -68,7 +69,8 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
     private let output = Locked(Output())
 
     init(
-        store: EtcdOverrideStore, engine: ConfigurationEngine, options: LiveConfigurationService.Options
+        store: EtcdOverrideStore, engine: ConfigurationEngine, options: LiveConfigurationService.Options,
+        programVersion: ProgramVersion?
     ) {
         let endpoint = store.client.endpoint
         client = EtcdClient(endpoint: endpoint, timeout: .seconds(2), watchCheckInterval: nil)
@@ -78,6 +80,7 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
         location = EtcdProgramReports.url(ofKey: key, for: endpoint).absoluteString
         self.engine = engine
         programName = options.programName
+        self.programVersion = programVersion
         processStart = ProcessLiveness.startIdentity(of: getpid())
         interval = options.programReportInterval
         lifetime = max(1, Int(options.programReportLifetime.components.seconds))
@@ -170,6 +173,7 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
             startedAt: startedAt, writtenAt: now, endedAt: ended ? now : nil, recordsReads: coverage.isRecording,
             reads: coverage.reads, unregistered: coverage.unregistered, rejectedOverrides: engine.rejectedOverrides())
         report.host = host
+        report.programVersion = programVersion?.description
         let (skip, lease, budget) = output.withLock { output -> (Bool, Int64, Int) in
             guard !output.ended else { return (true, 0, 0) }
             var comparable = report
@@ -304,10 +308,11 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
 /// this build and ``LiveConfigurationService/Options/publishesProgramReport`` is on).
 extension EtcdOverrideStore: ConfigurationReadObserverProvider {
     package func makeReadObserver(
-        engine: ConfigurationEngine, options: LiveConfigurationService.Options
+        engine: ConfigurationEngine, options: LiveConfigurationService.Options, programVersion: ProgramVersion?
     ) -> (any ConfigurationReadObserver)? {
         guard engine.overridesEnabled, options.publishesProgramReport else { return nil }
-        return EtcdProgramReportPublisher(store: self, engine: engine, options: options)
+        return EtcdProgramReportPublisher(
+            store: self, engine: engine, options: options, programVersion: programVersion)
     }
 }
 
