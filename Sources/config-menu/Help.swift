@@ -59,6 +59,8 @@ enum Help {
           status [--json]         where server values come from, how current, the last error
           coverage [--json] [--require-read]
                                   which keys the running program read, never read, read unregistered
+          coverage --runs [--since VERSION|DATE] [--require-both [KEY...]] [--json]
+                                  across the kept runs: keys read, the values seen, keys never read
           serve [--listen ADDR:PORT] [--token-file FILE]
                                   serve the effective values over OFREP to any OpenFeature client,
                                   with a change stream
