@@ -57,10 +57,9 @@ enum Help {
           sync [--server-url URL] [--json]
                                   fetch the server values once and print what changed
           status [--json]         where server values come from, how current, the last error
-          coverage [--json] [--require-read]
-                                  which keys the running program read, never read, read unregistered
-          coverage --runs [--since VERSION|DATE] [--require-both [KEY...]] [--json]
-                                  across the kept runs: keys read, the values seen, keys never read
+          coverage [--json] [--require-read] [--runs [--since VERSION|DATE] [--require-both [KEY...]]]
+                                  which keys the running program read, never read, read unregistered;
+                                  with --runs, across the kept runs: the values each key was read with
           serve [--listen ADDR:PORT] [--token-file FILE]
                                   serve the effective values over OFREP to any OpenFeature client,
                                   with a change stream
