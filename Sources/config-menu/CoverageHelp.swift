@@ -27,11 +27,13 @@ extension Help {
           --require-read          exit 3 when an overridden key was never read (after the output;
                                   the message names the keys): a UI test's overrides were exercised
 
-        Evidence across runs (a store file only): each program run that ended, or was found killed,
-        is kept in the run history beside the store (runs/<end time>-<report name>.json, the newest
-        200 runs; a killed run is added by the next program that starts on the store, or by
-        coverage --runs itself), with its program, version, pid, start and end (or killed), and for
-        each key it read the values it saw. A running program counts once it ends or is killed.
+        Evidence across runs: each program run that ended, or was found killed, is kept in the run
+        history beside the store (runs/<end time>-<report name>.json; on an etcd store the keys
+        PREFIX.runs/<end time>-<report name>.json, on no lease), the newest 200 runs, with its
+        program, version, pid, host, start and end (or killed), and for each key it read the values
+        it saw. A running program counts once it ends or is killed. A killed run is added by the
+        next program that starts on the store file, or by coverage --runs itself (on etcd only while
+        its report's lease lasts, 30 s by default: run coverage --runs after a kill -9 there).
           --runs                  aggregate the history: the runs (per program and version), each key
                                   read with how many runs read it and which values (with how many
                                   runs each), and the catalog's keys no run read (cleanup candidates)

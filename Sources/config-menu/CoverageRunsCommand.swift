@@ -1,11 +1,12 @@
 import ConfigurationDebugMenu
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
 import ServiceConfigurationFiles
 
 /// `config-menu coverage --runs [--since VERSION|DATE] [--require-both [KEY...]] [--json]`: what the finished runs
-/// kept in the store's run history (``ProgramRunHistory``) read, and with which values; with `--require-both`,
+/// kept in the store's run history (``ProgramRunHistory``, ``EtcdRunHistory``) read, and with which values; with `--require-both`,
 /// whether every value of some Bool or choice keys was read (exit 3 when not).
 struct CoverageRunsCommand {
     let invocation: Invocation
@@ -23,22 +24,17 @@ struct CoverageRunsCommand {
             return since
         }
         let context = try ToolContext(invocation)
-        guard let storeURL = context.store.localFileURL else {
-            throw ToolError.usage(
-                "coverage --runs reads the run history kept beside a store file; "
-                    + "\(VisibleText.escaped(context.store.location)) keeps none (an etcd or served store)",
-                command: "coverage")
-        }
-        let history = ProgramRunHistory(forStoreAt: storeURL)
-        let listing = Self.runs(in: history, storeURL: storeURL)
+        let place = try context.programReportPlace(for: "coverage")
+        let listing = place.sweptRuns()
         for problem in listing.problems { CommandLineTool.report("warning: unreadable run \(problem)") }
         let evidence = ProgramRunEvidence(runs: listing.reports, since: since)
         guard !evidence.runs.isEmpty else {
             let which = since.map { " (\($0))" } ?? ""
             throw ToolError(
                 code: .failure,
-                description: "no finished run\(which) in the run history \(VisibleText.escaped(history.folder.path)) "
-                    + "of the store \(VisibleText.escaped(ProgramReports.resolvedStorePath(storeURL).path)) ("
+                description:
+                    "no finished run\(which) in the run history \(VisibleText.escaped(place.runHistoryLocation)) "
+                    + "of the store \(VisibleText.escaped(place.storeDescription)) ("
                     + "\(listing.reports.count) run\(listing.reports.count == 1 ? "" : "s") in all); a run is kept "
                     + "there once its program ends or is found killed")
         }
@@ -46,10 +42,10 @@ struct CoverageRunsCommand {
         if json {
             try Output.line(
                 JSONWriter.string(
-                    Self.json(evidence, exercises, since: since, history: history, storeURL: storeURL, context: context)
+                    Self.json(evidence, exercises, since: since, place: place, context: context)
                 ))
         } else {
-            try Output.line(Self.text(evidence, exercises, since: since, history: history, context: context))
+            try Output.line(Self.text(evidence, exercises, since: since, place: place, context: context))
         }
         try context.failIfCorrupt(showsServerValues: false)
         let unexercised = exercises?.checked.filter { !$0.isExercised } ?? []
@@ -59,22 +55,6 @@ struct CoverageRunsCommand {
             description: "--require-both: \(CoverageCommand.count(unexercised.count, "key")) not read with every "
                 + "value in \(CoverageCommand.count(evidence.runs.count, "run")): "
                 + unexercised.map(Self.describeMissing).joined(separator: "; "))
-    }
-
-    /// The runs in the history, after sweeping the finished reports of `programs/` into it. When the sweep fails
-    /// (a read-only folder), the finished reports not in the history are counted from `programs/` as they are.
-    static func runs(in history: ProgramRunHistory, storeURL: URL) -> ProgramReportListing {
-        let reports = ProgramReports.read(forStoreAt: storeURL).reports.filter { $0.status != .running }
-        do throws(ProgramRunHistory.Failure) {
-            try history.add(reports)
-            return history.read(forStoreAt: storeURL)
-        } catch {
-            CommandLineTool.report("warning: \(error); finished runs not in the history are counted from their reports")
-            var listing = history.read(forStoreAt: storeURL)
-            let kept = Set(listing.reports.compactMap { $0.fileURL.flatMap { ProgramRunHistory.reportName(of: $0) } })
-            listing.reports += reports.filter { !kept.contains($0.fileURL?.lastPathComponent ?? "") }
-            return listing
-        }
     }
 
     // MARK: Both sides
@@ -160,13 +140,13 @@ struct CoverageRunsCommand {
 
     static func text(
         _ evidence: ProgramRunEvidence, _ exercises: Exercises?, since: ProgramRunEvidence.Since?,
-        history: ProgramRunHistory, context: ToolContext
+        place: ProgramReportPlace, context: ToolContext
     ) -> String {
         let show = VisibleText.escaped
         var lines: [String] = []
         let which = since.map { ", \($0)" } ?? ""
         lines.append(
-            "\(CoverageCommand.count(evidence.runs.count, "run")) in \(show(history.folder.path))\(which):")
+            "\(CoverageCommand.count(evidence.runs.count, "run")) in \(show(place.runHistoryLocation))\(which):")
         for program in evidence.programs {
             let version = program.version.map { " \(show($0))" } ?? " (no version)"
             lines.append("  \(show(program.name))\(version): \(CoverageCommand.count(program.runs, "run"))")
@@ -235,7 +215,7 @@ struct CoverageRunsCommand {
 
     static func json(
         _ evidence: ProgramRunEvidence, _ exercises: Exercises?, since: ProgramRunEvidence.Since?,
-        history: ProgramRunHistory, storeURL: URL, context: ToolContext
+        place: ProgramReportPlace, context: ToolContext
     ) -> JSONValue {
         let strings = { (values: [String]) in JSONValue.array(values.map(JSONValue.string)) }
         let optional = { (value: String?) in value.map(JSONValue.string) ?? .null }
@@ -246,8 +226,8 @@ struct CoverageRunsCommand {
             case nil: .null
             }
         var members: [(key: String, value: JSONValue)] = [
-            ("store", .string(ProgramReports.resolvedStorePath(storeURL).path)),
-            ("history", .string(history.folder.path)),
+            ("store", .string(place.storeDescription)),
+            ("history", .string(place.runHistoryLocation)),
             ("since", sinceJSON),
             (
                 "programs",
@@ -322,5 +302,46 @@ struct CoverageRunsCommand {
             members.append(("notChecked", strings(exercises.skipped)))
         }
         return .object(members)
+    }
+}
+
+/// The run history beside a store file (``ProgramRunHistory``) or an etcd store (``EtcdRunHistory``).
+extension ProgramReportPlace {
+    /// Where the history is, for messages: a folder, or etcd keys.
+    var runHistoryLocation: String {
+        switch self {
+        case .folder(let url): ProgramRunHistory(forStoreAt: url).folder.path
+        case .etcd(let store): EtcdRunHistory(client: store.client).location
+        }
+    }
+
+    /// The runs in the history, after sweeping the finished reports published for the store into it. When the
+    /// sweep fails (a read-only folder, etcd refusing the write), the finished reports not in the history are
+    /// counted as they are.
+    func sweptRuns() -> ProgramReportListing {
+        let finished = read().reports.filter { $0.status != .running }
+        var listing: ProgramReportListing
+        var problem: String?
+        switch self {
+        case .folder(let url):
+            let history = ProgramRunHistory(forStoreAt: url)
+            do { try history.add(finished) } catch { problem = error.description }
+            listing = history.read(forStoreAt: url)
+        case .etcd(let store):
+            let history = EtcdRunHistory(client: store.client)
+            do { try history.add(finished) } catch {
+                problem = "cannot add runs to \(history.location): \(error.reason)"
+            }
+            listing = history.read()
+        }
+        guard let problem else { return listing }
+        CommandLineTool.report("warning: \(problem); finished runs not in the history are counted from their reports")
+        let kept = Set(listing.reports.compactMap { $0.fileURL.flatMap(ProgramRunHistory.reportName(of:)) })
+        listing.reports += finished.filter { report in
+            guard let url = report.fileURL else { return false }
+            let name = url.isFileURL ? url.lastPathComponent : url.lastPathComponent + ".json"
+            return !kept.contains(name)
+        }
+        return listing
     }
 }

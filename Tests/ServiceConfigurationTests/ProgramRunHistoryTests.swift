@@ -1,5 +1,6 @@
 import Foundation
 import ServiceConfiguration
+import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
 import ServiceConfigurationFiles
 import SharedTestSupport
@@ -305,5 +306,37 @@ struct ProgramRunHistoryTests {
         let never = try ProgramRunEvidence(runs: []).exercise(of: flag)
         #expect(never.runs == 0)
         #expect(never.missing == [["Y"], ["N"]])
+    }
+}
+
+/// The run history of an etcd store: `PREFIX.runs/<end>-<report name>.json`, on no lease, the newest kept.
+@Suite(
+    "Run history on an etcd store: kept beside the prefix, the newest runs, unreadable keys named",
+    .enabled(if: EtcdFixture.available, "etcd is not installed (scripts/setup-debian installs etcd-server)"))
+struct EtcdRunHistoryTests {
+    @Test("adding keeps the newest runs by the time they ended; a key that is not a run is refused by name")
+    func rotationAndHostileKeys() throws {
+        let etcd = try EtcdFixture.shared()
+        let prefix = EtcdFixture.prefix("runs")
+        let store = try EtcdFixture.store(etcd, prefix: prefix)
+        let history = EtcdRunHistory(client: store.client, kept: 3)
+        for index in 0..<5 {
+            var run = ProgramRunHistoryTests.run(version: "3.\(index)", minutes: Double(index))
+            run.fileURL = URL(string: "etcd://127.0.0.1:\(etcd.port)\(prefix).programs/app-42-\(index)")
+            #expect(try history.add([run]) == 1)
+            // Already there: not added twice.
+            #expect(try history.add([run]) == 0)
+        }
+        let keys = try EtcdFixture.keys(under: prefix + ".runs", in: etcd)
+        #expect(keys.count == 3)
+        #expect(keys.keys.allSatisfy { $0.hasSuffix(".json") && $0.contains("-app-42-") })
+        #expect(try EtcdFixture.keys(under: prefix, in: etcd).isEmpty)
+
+        let broken = prefix + ".runs/20260101T000000000Z-broken-1-1.json"
+        try EtcdFixture.put(Array("{\"format\": 1".utf8), at: broken, in: etcd)
+        let listing = history.read()
+        #expect(listing.reports.map(\.programVersion) == ["3.4", "3.3", "3.2"])
+        #expect(listing.reports.allSatisfy { $0.status == .ended })
+        #expect(listing.problems.map { $0.url.path } == [broken])
     }
 }

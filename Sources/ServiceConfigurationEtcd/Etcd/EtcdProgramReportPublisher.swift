@@ -28,6 +28,8 @@ import ServiceConfigurationFiles
 final class EtcdProgramReportPublisher: ProgramReportPublishing {
     /// The report's key.
     let key: [UInt8]
+    /// The report's name, `<program>-<pid>-<instance>` (the last part of ``key``).
+    private let name: String
     private let client: EtcdClient
     private let engine: ConfigurationEngine
     private let programName: String
@@ -77,6 +79,7 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
         let name = String(
             ProgramReportPublisher.fileName(programName: options.programName, pid: getpid()).dropLast(".json".count))
         key = EtcdProgramReports.key(name, for: endpoint)
+        self.name = name
         location = EtcdProgramReports.url(ofKey: key, for: endpoint).absoluteString
         self.engine = engine
         programName = options.programName
@@ -209,6 +212,12 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
                 if ended, previousLease != 0, previousLease != lease {
                     // The ended report is on a lease of its own now: the running one goes (it holds nothing more).
                     try? client.revoke(lease: previousLease)
+                }
+                if ended {
+                    // Kept in the run history; a failure loses only this run's evidence across runs (the ended
+                    // report stays for `coverage --runs` to sweep in while its lease lasts).
+                    try? EtcdRunHistory(client: client)
+                        .put(data, reportName: name + ".json", endedAt: report.endedAt ?? now)
                 }
                 if omitted.isEmpty {
                     output.withLock { $0.lastProblem = nil }
