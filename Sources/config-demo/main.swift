@@ -38,6 +38,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
     say(
         """
         usage: config-demo [--store FILE|URL] [--etcd-ca-file FILE] [--poll] [--report-lifetime SECONDS]
+                           [--program-version VERSION]
                            [--server-url URL [--sync-interval SECONDS]
                             [--targeting-key ID] [--context KEY=VALUE]...]
 
@@ -61,6 +62,9 @@ if arguments.contains("-h") || arguments.contains("--help") {
           --etcd-ca-file FILE       for etcds://: trust the certificate authorities in FILE (PEM)
                                     instead of the system's, as $CONFIG_ETCD_CA_FILE does
           --poll                    notice changes by polling the file every 250 ms instead of inotify
+          --program-version VERSION the version the demo runs as (8.2; numbers and dots): its
+                                    report and its run in the store's run history name it, for
+                                    `config-menu coverage --runs --since VERSION`
           --report-lifetime SECONDS on an etcd store: how long the report outlives a demo killed
                                     without ending it (its lease; default 30)
           --server-url URL          sync the server values from URL (a JSON object of key names to
@@ -129,13 +133,22 @@ func demoOptions() -> LiveConfigurationService.Options {
     }
     return options
 }
+/// `--program-version`: the version the demo says it runs as.
+let programVersion: ProgramVersion? = DemoServerSync.value(of: "--program-version", in: arguments).map { text in
+    guard let version = ProgramVersion(text) else {
+        DemoServerSync.usage(
+            "--program-version needs a version like 8.2 (numbers and dots), got \"\(VisibleText.escaped(text))\"")
+    }
+    return version
+}
 let service = LiveConfigurationService(
     serverValues: DemoServerSync.url(in: arguments) == nil ? DemoConfiguration.serverValues : [:],
     catalog: catalog,
     overrideStore: store,
     watchMode: arguments.contains("--poll") ? .polling(interval: .milliseconds(250)) : .automatic,
     overridePolicy: .allBuilds,  // a debug tool: overrides are its purpose, in a release build too
-    options: demoOptions()
+    options: demoOptions(),
+    programVersion: programVersion
 )
 if let problem = store.lastError {
     // etcd or a served store out of reach is no reason to stop: the store's watch connects when it is back.

@@ -51,7 +51,7 @@ struct Invocation {
         "--store", "--manifest", "--server-values", "--synthetic-keys", "--synthetic-scopes", "--note", "--scope",
         "--server-url", "--sync-interval", "--for", "--until-version", "--program-version", "--profiles", "--limit",
         "--etcd-ca-file", "--simulator", "--device", "--app-name",  // SimulatorStore.options
-        "--context", "--targeting-key", "--listen", "--token-file", "--due-within", "--older-than",
+        "--context", "--targeting-key", "--listen", "--token-file", "--due-within", "--older-than", "--since",
     ]
     /// Valued options that may be given more than once.
     static let repeatable: Set<String> = ["--context"]

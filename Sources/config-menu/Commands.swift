@@ -19,7 +19,7 @@ struct Commands {
         "export": ([], 0...1, "at most one file name"),
         "import": (["--replace", "--dry-run", "--force", "--json", "--yes"], 1...1, "one profile file"),
         "catalog": ([], 0...0, "no arguments"),
-        "coverage": (CoverageCommand.options, 0...0, "no arguments"),
+        "coverage": (CoverageCommand.options, 0...10_000, "key names only after --require-both"),
         "audit": (AuditCommand.options, 0...0, "no arguments"),
         "serve": (ServeCommand.options, 0...0, "no arguments"),
     ].merging(HistoryCommands.shapes) { $1 }

@@ -11,15 +11,24 @@ struct CoverageCommand {
     let invocation: Invocation
 
     /// The command's own options.
-    static let options: Set<String> = ["--json", "--require-read"]
+    static let options: Set<String> = ["--json", "--require-read", "--runs", "--since", "--require-both"]
+    /// The options that read the run history (``CoverageRunsCommand``).
+    static let runsOptions: Set<String> = ["--runs", "--since", "--require-both"]
 
     private var json: Bool { invocation.flags.contains("--json") }
 
     func run() throws {
         try invocation.check(allowed: Self.options)
-        guard invocation.positional.isEmpty else {
-            throw ToolError.usage("coverage takes no arguments", command: "coverage")
+        let runs = !Self.runsOptions.isDisjoint(with: invocation.flags.union(invocation.options.keys))
+        if runs, invocation.flags.contains("--require-read") {
+            throw ToolError.usage(
+                "--require-read checks the running program; with the run history use --require-both",
+                command: "coverage")
         }
+        guard invocation.positional.isEmpty || invocation.flags.contains("--require-both") else {
+            throw ToolError.usage("coverage takes key names only after --require-both", command: "coverage")
+        }
+        if runs { return try CoverageRunsCommand(invocation: invocation).run() }
         let context = try ToolContext(invocation)
         let place = try context.programReportPlace(for: "coverage")
         let coverage = ProgramCoverage(listing: place.read())
@@ -174,6 +183,7 @@ struct CoverageCommand {
                             ("program", .string(read.program.programName)),
                             ("pid", .number(String(read.program.processIdentifier))),
                             ("inCatalog", .bool(context.catalog.descriptor(named: name) != nil)),
+                            ("values", strings(read.read.values)),
                         ])
                     })
             ))
@@ -196,6 +206,7 @@ struct CoverageCommand {
     static func programJSON(_ report: ProgramReport) -> JSONValue {
         .object([
             ("name", .string(report.programName)),
+            ("version", report.programVersion.map { .string($0) } ?? .null),
             ("pid", .number(String(report.processIdentifier))),
             ("status", .string(report.status.rawValue)),
             ("startedAt", .string(Timestamp.format(report.startedAt))),

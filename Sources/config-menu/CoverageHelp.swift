@@ -3,6 +3,8 @@ extension Help {
     static let coverageCommands: [String: String] = [
         "coverage": """
         usage: config-menu coverage [--json] [--require-read]
+               config-menu coverage --runs [--since VERSION|DATE] [--json]
+               config-menu coverage --runs --require-both [KEY...] [--since VERSION|DATE] [--json]
 
         What the program using the store read, from the report a running program publishes beside
         the store (programs/<program>-<pid>-<id>.json, at most once a second; on an etcd store, the
@@ -18,10 +20,46 @@ extension Help {
                                   recordsReads, file, host, omitted}, "time", "running", "recordsReads", "store",
                                   "read", "unread", "overriddenUnread", "unregistered" (arrays of key
                                   names), "reads": [{name, firstRead, currentValueRead, program, pid,
-                                  inCatalog}], "unregisteredKeys": [{name, scope, keyType, module,
-                                  firstRead, fix}], "programs": [as "program"]}
+                                  inCatalog, values}], "unregisteredKeys": [{name, scope, keyType,
+                                  module, firstRead, fix}], "programs": [as "program"]}; "version"
+                                  (in "program") is the version the program runs as, or null;
+                                  "values" the distinct values it read (at most 16)
           --require-read          exit 3 when an overridden key was never read (after the output;
                                   the message names the keys): a UI test's overrides were exercised
+
+        Evidence across runs: each program run that ended, or was found killed, is kept in the run
+        history beside the store (runs/<end time>-<report name>.json; on an etcd store the keys
+        PREFIX.runs/<end time>-<report name>.json, on no lease), the newest 200 runs, with its
+        program, version, pid, host, start and end (or killed), and for each key it read the values
+        it saw. A running program counts once it ends or is killed. A killed run is added by the
+        next program that starts on the store file, or by coverage --runs itself (on etcd only while
+        its report's lease lasts, 30 s by default: run coverage --runs after a kill -9 there).
+          --runs                  aggregate the history: the runs (per program and version), each key
+                                  read with how many runs read it and which values (with how many
+                                  runs each), and the catalog's keys no run read (cleanup candidates)
+          --since VERSION|DATE    only runs of that version or newer (8.2; runs that name no version
+                                  are left out), or started on or after that day (2026-12-01, UTC)
+                                  or time (2026-12-01T14:05:00Z)
+          --require-both [KEY...] for each KEY (or, with none, each key overridden in the store now
+                                  that is a Bool or choice key): was each of its sides read? A Bool
+                                  needs its true and its false value, a picker every choice, an
+                                  experiment every enabled variant and one that is not (its off
+                                  side). Exit 3 when a side was never read (or the key never),
+                                  naming the missing values; a KEY
+                                  that is unknown or neither a Bool nor a choice key is a usage
+                                  error (2); exit 0 when every one is exercised
+          --runs --json           {"store", "history", "since": {"version"} or {"date"} or null,
+                                  "programs": [{name, version, runs}], "runs": [{program, version,
+                                  pid, host, startedAt, endedAt, outcome ("ended" or "killed"),
+                                  keysRead, file}], "keys": [{name, runs, values: [{value, runs}],
+                                  runsWithValuesOmitted, runsWithoutValues, inCatalog}],
+                                  "neverRead": [{name, owner}]}; with --require-both also
+                                  "requireBoth": [{name, kind ("bool" or "choice"), sides (arrays
+                                  of values: a side is read when any of its values was), seen (the
+                                  values read), missing (the sides not read), runs, exercised}] and
+                                  "notChecked" (overridden keys that are neither)
+        With --runs: no finished run in the history (or none since VERSION|DATE) exits 1;
+        --require-both exits 3 after the output when a key misses a value, 0 when none does.
 
         No report for the store (no program ran with it, or it read no key yet) exits 1. A report too
         large to publish whole into etcd keeps the first keys by name and says how many it left out

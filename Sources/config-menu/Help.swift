@@ -57,8 +57,9 @@ enum Help {
           sync [--server-url URL] [--json]
                                   fetch the server values once and print what changed
           status [--json]         where server values come from, how current, the last error
-          coverage [--json] [--require-read]
-                                  which keys the running program read, never read, read unregistered
+          coverage [--json] [--require-read] [--runs [--since VERSION|DATE] [--require-both [KEY...]]]
+                                  which keys the running program read, never read, read unregistered;
+                                  with --runs, across the kept runs: the values each key was read with
           audit [--json] [--fail-past-due] [--due-within DAYS] [--older-than DAYS]
                                   keys past their removal or due soon, keys without an owner, and
                                   overrides to clean up (old, redundant, orphaned)

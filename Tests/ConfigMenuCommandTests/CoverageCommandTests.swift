@@ -178,7 +178,10 @@ struct CoverageCommandTests {
         #expect(try configMenu(["--help"]).output.contains("coverage [--json] [--require-read]"))
         let extra = try configMenu(["coverage", "something"])
         #expect(extra.status == 2)
-        #expect(extra.error == "config-menu: coverage takes no arguments (see config-menu coverage --help)\n")
+        #expect(
+            extra.error
+                == "config-menu: coverage takes key names only after --require-both (see config-menu coverage --help)\n"
+        )
         #expect(try configMenu(["coverage", "--frobnicate"]).status == 2)
     }
 }

@@ -132,4 +132,44 @@ struct EtcdCoverageCommandTests {
         #expect(keys.status == 0)
         #expect(keys.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
+
+    @Test("coverage --runs on etcd: an ended run is kept at PREFIX.runs/, a killed one swept in while its report lasts")
+    func runHistory() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        let like = "function.album.like.enabled"
+        func runDemo(_ version: String, stop signal: Int32) async throws {
+            let demo = try DemoProcess(
+                arguments: [
+                    "--store", etcd.url(prefix: prefix).absoluteString, "--program-version", version,
+                    "--report-lifetime", String(Int(30 * timingSlack)),
+                ], environment: environment)
+            #expect(
+                try await poll(within: 60) {
+                    let report = try coverageJSON(etcd)
+                    return program(report)["pid"] as? Int == Int(demo.pid) && !names(report, "unregistered").isEmpty
+                })
+            #expect(try await demo.stop(with: signal))
+        }
+        try await runDemo("9.1", stop: SIGTERM)
+        #expect(try run(["set", like, "Y"], etcd: etcd).status == 0)
+        try await runDemo("9.2", stop: SIGKILL)
+
+        // The killed demo's report is stale at once on this machine: this command sweeps it in.
+        let runs = try run(["coverage", "--runs", "--json"], etcd: etcd)
+        #expect(runs.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(runs.output.utf8)) as? [String: Any])
+        #expect(object["history"] as? String == "etcd://127.0.0.1:\(etcd.port)\(prefix).runs/")
+        let list = try #require(object["runs"] as? [[String: Any]])
+        #expect(list.map { $0["version"] as? String } == ["9.2", "9.1"])
+        #expect(list.map { $0["outcome"] as? String } == ["killed", "ended"])
+        #expect(list.allSatisfy { $0["host"] as? String != nil })
+        let keys = try etcd.etcdctl(["get", "--prefix", prefix + ".runs/", "--keys-only"])
+        #expect(keys.output.split(separator: "\n").filter { !$0.isEmpty }.count == 2)
+
+        #expect(try run(["coverage", "--runs", "--require-both", like], etcd: etcd).status == 0)
+        let since = try run(["coverage", "--runs", "--since", "9.2", "--require-both", like], etcd: etcd)
+        #expect(since.status == 3)
+        #expect(since.error.contains("\(like) (bool) read only as \"Y\", never as \"N\""))
+    }
 }

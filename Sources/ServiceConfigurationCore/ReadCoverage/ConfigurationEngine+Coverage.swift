@@ -81,15 +81,21 @@ extension ConfigurationEngine {
         state.withLock { $0.changeHook = hook }
     }
 
-    /// Which keys were read and when, and which unregistered keys were read. Sorting happens outside the lock.
+    /// Which keys were read and when, with the values each read saw, and which unregistered keys were read.
+    ///
+    /// The wire value of each newly seen value is worked out here, outside the lock (it runs the key's `decode`
+    /// and `encode`), once, and kept: a read only notes the layers it saw. Sorting happens outside the lock too.
     package func readCoverage() -> ConfigurationReadCoverage {
+        resolveSeenValues()
         let (reads, unregistered) = state.withLock { state in
             (
                 state.coverage.reads.map { name, record in
                     ConfigurationReadCoverage.Read(
                         name: name,
                         firstRead: record.firstRead,
-                        currentValueFirstRead: record.layers == state.layers(for: name) ? record.layersFirstRead : nil
+                        currentValueFirstRead: record.layers == state.layers(for: name) ? record.layersFirstRead : nil,
+                        values: ReadCoverageState.values(of: record),
+                        valuesOmitted: record.valuesOmitted
                     )
                 },
                 Array(state.coverage.unregistered.values)
@@ -100,6 +106,45 @@ extension ConfigurationEngine {
             unregistered: unregistered.sorted { $0.name < $1.name },
             isRecording: recordsReads
         )
+    }
+
+    /// Works out the wire values of the values reads saw that were not worked out yet: their layers are collected
+    /// under the lock, resolved outside it, and kept where the key's record still holds the same layers.
+    private func resolveSeenValues() {
+        /// `index` -1: the record's only value so far, that of its ``ReadCoverageState/Record/layers``.
+        typealias Pending = (
+            name: String, index: Int, layers: RawLayers, keyType: any ConfigurationKey.Type,
+            descriptor: ConfigurationKeyDescriptor?
+        )
+        let pending = state.withLock { state -> [Pending] in
+            var pending: [Pending] = []
+            for (name, record) in state.coverage.reads {
+                if record.seen.isEmpty {
+                    pending.append((name, -1, record.layers, record.keyType, state.descriptors[name]))
+                }
+                for (index, seen) in record.seen.enumerated() where seen.value == nil {
+                    pending.append((name, index, seen.layers, record.keyType, state.descriptors[name]))
+                }
+            }
+            return pending
+        }
+        guard !pending.isEmpty else { return }
+        let values = pending.map {
+            ReadCoverageState.wireValue(of: $0.keyType, layers: $0.layers, descriptor: $0.descriptor)
+        }
+        state.withLock { state in
+            for (item, value) in zip(pending, values) {
+                guard let record = state.coverage.reads[item.name] else { continue }
+                if item.index < 0 {
+                    // Unless the layers changed since (then `seen` holds these layers, worked out next time).
+                    if record.seen.isEmpty, record.layers == item.layers {
+                        state.coverage.reads[item.name]?.seen = [.init(layers: item.layers, value: .some(value))]
+                    }
+                } else if item.index < record.seen.count, record.seen[item.index].layers == item.layers {
+                    state.coverage.reads[item.name]?.seen[item.index].value = .some(value)
+                }
+            }
+        }
     }
 
     /// The overrides that their keys' `decode` (this program's code) refuses, sorted by key name.

@@ -27,12 +27,26 @@ public struct ConfigurationReadCoverage: Sendable, Hashable {
         /// "The value" means the key's wire strings (override and server value): a value that changes and changes
         /// back counts as read.
         public var currentValueFirstRead: Date?
+        /// The distinct values the program read, as the wire strings of the values it used (its own `encode` of
+        /// what it decoded: the default's when neither an override nor a server value applied), in the order it
+        /// first read them; at most 16, each cut to 256 characters and `…`.
+        ///
+        /// A value is noted when the program first reads it after a change (the moment
+        /// ``currentValueFirstRead`` records), never on a warm read.
+        public var values: [String]
+        /// How many times the program read a changed value after ``values`` was full (a value read again after
+        /// others counts again); 0 when every value read is in ``values``.
+        public var valuesOmitted: Int
 
         /// Creates a read.
-        public init(name: String, firstRead: Date, currentValueFirstRead: Date?) {
+        public init(
+            name: String, firstRead: Date, currentValueFirstRead: Date?, values: [String] = [], valuesOmitted: Int = 0
+        ) {
             self.name = name
             self.firstRead = firstRead
             self.currentValueFirstRead = currentValueFirstRead
+            self.values = values
+            self.valuesOmitted = valuesOmitted
         }
     }
 

@@ -13,8 +13,9 @@ package protocol ConfigurationReadObserver: AnyObject, Sendable {
 /// An override store that subscribes a read observer to each ``LiveConfigurationService`` built on it: the file
 /// store, whose observer publishes the program report beside its file. Other stores bring none.
 package protocol ConfigurationReadObserverProvider: OverrideStore {
-    /// The observer for a service with `engine` and `options`, or `nil` when that service is not to be observed.
+    /// The observer for a service with `engine` and `options` of a program running as `programVersion` (if it
+    /// said), or `nil` when that service is not to be observed.
     func makeReadObserver(
-        engine: ConfigurationEngine, options: LiveConfigurationService.Options
+        engine: ConfigurationEngine, options: LiveConfigurationService.Options, programVersion: ProgramVersion?
     ) -> (any ConfigurationReadObserver)?
 }

@@ -101,7 +101,7 @@ public final class LiveConfigurationService: ConfigurationService, OverrideLayer
             recordsReads: options.recordsReads, onWarning: options.onWarning)
         self.engine = engine
         if let provider = overrideStore as? any ConfigurationReadObserverProvider,
-            let observer = provider.makeReadObserver(engine: engine, options: options)
+            let observer = provider.makeReadObserver(engine: engine, options: options, programVersion: programVersion)
         {
             engine.setChangeHook { [weak observer] change in observer?.engineChanged(change) }
             readObserver = observer

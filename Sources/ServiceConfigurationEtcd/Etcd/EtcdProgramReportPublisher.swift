@@ -28,9 +28,12 @@ import ServiceConfigurationFiles
 final class EtcdProgramReportPublisher: ProgramReportPublishing {
     /// The report's key.
     let key: [UInt8]
+    /// The report's name, `<program>-<pid>-<instance>` (the last part of ``key``).
+    private let name: String
     private let client: EtcdClient
     private let engine: ConfigurationEngine
     private let programName: String
+    private let programVersion: ProgramVersion?
     private let location: String
     private let host = EtcdProgramReports.currentHost
     private let processStart: String?
@@ -68,16 +71,19 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
     private let output = Locked(Output())
 
     init(
-        store: EtcdOverrideStore, engine: ConfigurationEngine, options: LiveConfigurationService.Options
+        store: EtcdOverrideStore, engine: ConfigurationEngine, options: LiveConfigurationService.Options,
+        programVersion: ProgramVersion?
     ) {
         let endpoint = store.client.endpoint
         client = EtcdClient(endpoint: endpoint, timeout: .seconds(2), watchCheckInterval: nil)
         let name = String(
             ProgramReportPublisher.fileName(programName: options.programName, pid: getpid()).dropLast(".json".count))
         key = EtcdProgramReports.key(name, for: endpoint)
+        self.name = name
         location = EtcdProgramReports.url(ofKey: key, for: endpoint).absoluteString
         self.engine = engine
         programName = options.programName
+        self.programVersion = programVersion
         processStart = ProcessLiveness.startIdentity(of: getpid())
         interval = options.programReportInterval
         lifetime = max(1, Int(options.programReportLifetime.components.seconds))
@@ -170,6 +176,7 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
             startedAt: startedAt, writtenAt: now, endedAt: ended ? now : nil, recordsReads: coverage.isRecording,
             reads: coverage.reads, unregistered: coverage.unregistered, rejectedOverrides: engine.rejectedOverrides())
         report.host = host
+        report.programVersion = programVersion?.description
         let (skip, lease, budget) = output.withLock { output -> (Bool, Int64, Int) in
             guard !output.ended else { return (true, 0, 0) }
             var comparable = report
@@ -205,6 +212,12 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
                 if ended, previousLease != 0, previousLease != lease {
                     // The ended report is on a lease of its own now: the running one goes (it holds nothing more).
                     try? client.revoke(lease: previousLease)
+                }
+                if ended {
+                    // Kept in the run history; a failure loses only this run's evidence across runs (the ended
+                    // report stays for `coverage --runs` to sweep in while its lease lasts).
+                    try? EtcdRunHistory(client: client)
+                        .put(data, reportName: name + ".json", endedAt: report.endedAt ?? now)
                 }
                 if omitted.isEmpty {
                     output.withLock { $0.lastProblem = nil }
@@ -304,10 +317,11 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
 /// this build and ``LiveConfigurationService/Options/publishesProgramReport`` is on).
 extension EtcdOverrideStore: ConfigurationReadObserverProvider {
     package func makeReadObserver(
-        engine: ConfigurationEngine, options: LiveConfigurationService.Options
+        engine: ConfigurationEngine, options: LiveConfigurationService.Options, programVersion: ProgramVersion?
     ) -> (any ConfigurationReadObserver)? {
         guard engine.overridesEnabled, options.publishesProgramReport else { return nil }
-        return EtcdProgramReportPublisher(store: self, engine: engine, options: options)
+        return EtcdProgramReportPublisher(
+            store: self, engine: engine, options: options, programVersion: programVersion)
     }
 }
 

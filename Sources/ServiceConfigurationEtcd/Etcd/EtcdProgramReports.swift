@@ -165,7 +165,7 @@ package final class EtcdProgramReportReader: Sendable {
     }
 
     /// A report's bytes as a report, refused past the file store's size limit for reports.
-    private static func decode(_ value: [UInt8]) -> Result<ProgramReport, ProgramReportFormatError> {
+    static func decode(_ value: [UInt8]) -> Result<ProgramReport, ProgramReportFormatError> {
         guard value.count <= ProgramReports.maximumSize else {
             return .failure(
                 ProgramReportFormatError(

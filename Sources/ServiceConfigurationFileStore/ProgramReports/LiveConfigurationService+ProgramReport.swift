@@ -5,11 +5,11 @@ public import ServiceConfigurationCore
 /// build and ``LiveConfigurationService/Options/publishesProgramReport`` is on): the service's read observer.
 extension FileOverrideStore: ConfigurationReadObserverProvider {
     package func makeReadObserver(
-        engine: ConfigurationEngine, options: LiveConfigurationService.Options
+        engine: ConfigurationEngine, options: LiveConfigurationService.Options, programVersion: ProgramVersion?
     ) -> (any ConfigurationReadObserver)? {
         guard engine.overridesEnabled, options.publishesProgramReport else { return nil }
         return ProgramReportPublisher(
-            engine: engine, storeURL: url, programName: options.programName,
+            engine: engine, storeURL: url, programName: options.programName, programVersion: programVersion,
             interval: options.programReportInterval, keptFinishedReports: options.keptFinishedReports,
             onWarning: options.onWarning)
     }

@@ -30,6 +30,7 @@ extension ProgramReport {
         member("version")
         buffer.append(contentsOf: Array(String(Self.version).utf8))
         string("program", programName)
+        string("programVersion", programVersion)
         member("pid")
         buffer.append(contentsOf: Array(String(processIdentifier).utf8))
         string("processStart", processStart)
@@ -73,8 +74,8 @@ extension ProgramReport {
         return Data(buffer)
     }
 
-    /// `reads` as a JSON object of names to `{"firstRead", "currentValueFirstRead"}`, one read per line indented by
-    /// `indent` spaces (0: all on one line).
+    /// `reads` as a JSON object of names to `{"firstRead", "currentValueFirstRead", "values", "valuesOmitted"}`,
+    /// one read per line indented by `indent` spaces (0: all on one line).
     static func appendReads(_ reads: [ConfigurationReadCoverage.Read], to buffer: inout [UInt8], indent: Int) {
         guard !reads.isEmpty else { return buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]) }
         let newline: [UInt8] = indent > 0 ? [0x0A] + [UInt8](repeating: 0x20, count: indent + 2) : []
@@ -90,6 +91,14 @@ extension ProgramReport {
                 buffer.append(contentsOf: Array(#", "currentValueFirstRead": ""#.utf8))
                 buffer.append(contentsOf: Array(Timestamp.format(current).utf8))
                 buffer.append(UInt8(ascii: "\""))
+            }
+            if !read.values.isEmpty {
+                buffer.append(contentsOf: Array(#", "values": "#.utf8))
+                JSONWriter.append(.array(read.values.map(JSONValue.string)), to: &buffer)
+            }
+            if read.valuesOmitted > 0 {
+                buffer.append(contentsOf: Array(#", "valuesOmitted": "#.utf8))
+                buffer.append(contentsOf: Array(String(read.valuesOmitted).utf8))
             }
             buffer.append(UInt8(ascii: "}"))
         }
@@ -225,6 +234,7 @@ extension ProgramReport {
         )
         report.generation = generation
         report.host = try string("host", required: false)
+        report.programVersion = try string("programVersion", required: false)
         if case .object(let members)? = fields["omitted"] {
             func count(_ name: String) -> Int {
                 guard case .number(let text)? = members.first(where: { $0.key == name })?.value, let value = Int(text)
@@ -272,12 +282,15 @@ extension ProgramReport {
         return reads
     }
 
-    /// One read's object: `firstRead` (required) and `currentValueFirstRead`; other members are skipped.
+    /// One read's object: `firstRead` (required), `currentValueFirstRead`, `values` and `valuesOmitted`; other
+    /// members are skipped.
     private static func parseRead(_ cursor: inout JSONCursor, name: String, field: String) throws
         -> ConfigurationReadCoverage.Read
     {
         var first: Date?
         var current: Date?
+        var values: [String] = []
+        var valuesOmitted = 0
         // Only for messages: a report of 100,000 reads builds none.
         func path() -> String { "\(field).\(VisibleText.escaped(name))" }
         func timestamp(_ cursor: inout JSONCursor, _ member: String) throws -> Date {
@@ -301,10 +314,26 @@ extension ProgramReport {
                 } else {
                     current = try timestamp(&cursor, member)
                 }
+            case "values":
+                guard case .array(let elements) = try cursor.parseValue() else {
+                    throw ProgramReportFormatError("\"\(path()).values\" has the wrong type")
+                }
+                for element in elements {
+                    guard case .string(let value) = element else {
+                        throw ProgramReportFormatError("\"\(path()).values\" holds something other than strings")
+                    }
+                    values.append(value)
+                }
+            case "valuesOmitted":
+                guard case .number(let text) = try cursor.parseValue(), let count = Int(text), count >= 0 else {
+                    throw ProgramReportFormatError("\"\(path()).valuesOmitted\" is not a count")
+                }
+                valuesOmitted = count
             default: _ = try cursor.skipValue()
             }
         }
         guard let first else { throw ProgramReportFormatError("missing \"\(path()).firstRead\"") }
-        return ConfigurationReadCoverage.Read(name: name, firstRead: first, currentValueFirstRead: current)
+        return ConfigurationReadCoverage.Read(
+            name: name, firstRead: first, currentValueFirstRead: current, values: values, valuesOmitted: valuesOmitted)
     }
 }

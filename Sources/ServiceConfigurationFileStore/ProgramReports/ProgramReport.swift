@@ -13,6 +13,7 @@ package import ServiceConfigurationCore
 ///   "format": "service-configuration-program-report",
 ///   "version": 1,
 ///   "program": "MyApp",
+///   "programVersion": "8.2",
 ///   "pid": 4242,
 ///   "processStart": "6c1c…/123456",
 ///   "store": "/home/qa/.local/state/myapp/overrides.json",
@@ -24,7 +25,8 @@ package import ServiceConfigurationCore
 ///   "reads": {
 ///     "function.album.like.enabled": {
 ///       "firstRead": "2026-11-29T14:05:00.200Z",
-///       "currentValueFirstRead": "2026-11-29T14:05:00.200Z"
+///       "currentValueFirstRead": "2026-11-29T14:05:00.200Z",
+///       "values": ["Y", "N"]
 ///     }
 ///   },
 ///   "unregistered": [
@@ -46,6 +48,12 @@ package import ServiceConfigurationCore
 /// as a key's value, with `"store"` the etcd location, `"host"` the machine the program runs on (its pid means
 /// nothing elsewhere), no reads log, and, when it was too large to publish whole, `"omitted": {"reads": 12000,
 /// "unregistered": 0, "rejectedOverrides": 0}`: how many of each were left out (the first ones by name are kept).
+///
+/// `programVersion` is the version the program said it runs as (`LiveConfigurationService.programVersion`), absent
+/// when it said none. A read's `values` are the distinct values the program read (the wire strings of the values it
+/// used, the default's included, in the order first read; at most 16, each cut to 256 characters and `…`), and
+/// `valuesOmitted`, present when not 0, counts reads of changed values past those 16. Both were added without a new
+/// version: a report without them (an older writer) reads as reads with no values known.
 ///
 /// `endedAt` is present once the program ended its report (``LiveConfigurationService/endProgramReport()`` or the
 /// service's deinit); `currentValueFirstRead` is absent when the key changed after its last read; `processStart`
@@ -70,6 +78,9 @@ package struct ProgramReport: Sendable, Hashable {
 
     /// The program's name (by default its process name).
     package var programName: String
+    /// The version the program runs as (`LiveConfigurationService.programVersion`), as written; `nil` when it said
+    /// none.
+    package var programVersion: String?
     /// The writer's process identifier.
     package var processIdentifier: Int32
     /// When the writer's process started, as the system identifies it (see ``status``); `nil` where unknown.

@@ -108,6 +108,19 @@ enum ProgramReportFile {
         }
     }
 
+    /// Removes the temporary files (`.<name>.json.tmp-<pid>-<random>`, see ``save(_:to:)``) that writers which died
+    /// mid-write left in `folder`; a file of a process that still runs is left alone.
+    static func removeAbandonedTemporaryFiles(in folder: URL) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(".") && name.contains(".json.tmp-") {
+            let fields = name.split(separator: "-")
+            guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]),
+                !ProcessLiveness.isRunning(pid: pid, startIdentity: nil)
+            else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
     /// The bytes of the report file at `url`: a regular file (symbolic links are not followed) of at most
     /// ``maximumSize`` bytes.
     static func load(_ url: URL) throws(Failure) -> Data {

@@ -14,8 +14,8 @@ import ServiceConfigurationFiles
 /// {"writtenAt": "2026-11-29T14:05:04.000Z", "reads": {"function.album.like.enabled": {"firstRead": "…", "currentValueFirstRead": "…"}}}
 /// ```
 ///
-/// Each line after the header gives the new state of the reads it names (a read without `currentValueFirstRead`:
-/// the value changed since it was read) and the time it was written, which becomes the report's `writtenAt`. The
+/// Each line after the header gives the new state of the reads it names, each written as in the report (with its
+/// `values` and `valuesOmitted`; a read without `currentValueFirstRead`: the value changed since it was read) and the time it was written, which becomes the report's `writtenAt`. The
 /// log continues the report whose `generation` its header names; any other is ignored (a report written whole
 /// since, with the log not yet removed). A line without its newline is still being written and is not read yet.
 package enum ProgramReportLog {

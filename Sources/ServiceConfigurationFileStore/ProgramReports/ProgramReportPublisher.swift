@@ -23,12 +23,16 @@ import ServiceConfigurationFiles
 /// (and the log started again) first, at the end, on ``publishNow()``, when the unregistered keys or the rejected
 /// overrides change, when the log has grown past a quarter of the report (or 256 KiB), when it is a minute old (so a
 /// reader of the report alone is never more than a minute behind), and whenever appending fails.
+///
+/// The final report is also added to the store's run history (``ProgramRunHistory``), and before it prunes old
+/// reports a publisher sweeps the finished ones not in the history yet (killed programs') into it.
 package final class ProgramReportPublisher: Sendable {
     /// The report file.
     let fileURL: URL
     private let folder: URL
     private let engine: ConfigurationEngine
     private let programName: String
+    private let programVersion: ProgramVersion?
     private let storePath: String
     private let processStart: String?
     private let startedAt = Date()
@@ -73,12 +77,14 @@ package final class ProgramReportPublisher: Sendable {
         engine: ConfigurationEngine,
         storeURL: URL,
         programName: String,
+        programVersion: ProgramVersion?,
         interval: Duration,
         keptFinishedReports: Int,
         onWarning: (@Sendable (ConfigurationWarning) -> Void)?
     ) {
         self.engine = engine
         self.programName = programName
+        self.programVersion = programVersion
         self.storePath = ProgramReports.resolvedStorePath(storeURL).path
         self.folder = ProgramReports.folder(forStoreAt: storeURL)
         self.fileURL = folder.appendingPathComponent(Self.fileName(programName: programName, pid: getpid()))
@@ -169,6 +175,8 @@ package final class ProgramReportPublisher: Sendable {
             unregistered: coverage.unregistered,
             rejectedOverrides: engine.rejectedOverrides()
         )
+        report.programVersion = programVersion?.description
+        var finalReport: ProgramReport?
         let problem = output.withLock { output -> String? in
             guard !output.ended else { return nil }
             if ended { output.ended = true }
@@ -193,6 +201,7 @@ package final class ProgramReportPublisher: Sendable {
                     output.published = report.reads
                     output.publishedUnregistered = report.unregistered
                     output.publishedRejected = report.rejectedOverrides
+                    if ended { finalReport = report }
                 }
                 output.writes += 1
                 output.lastProblem = nil
@@ -206,6 +215,13 @@ package final class ProgramReportPublisher: Sendable {
             }
         }
         if let problem { onWarning?(.programReportNotWritten(path: fileURL.path, reason: problem)) }
+        if var finalReport {
+            finalReport.status = .ended
+            // A failure loses nothing and is not warned about: the ended report stays in programs/, and the next
+            // publisher on the store or `config-menu coverage --runs` sweeps it into the history.
+            try? ProgramRunHistory(forStoreAt: URL(fileURLWithPath: storePath))
+                .add(finalReport, reportName: fileURL.lastPathComponent)
+        }
     }
 
     /// What ``appendToLog(_:_:)`` did.
@@ -245,25 +261,23 @@ package final class ProgramReportPublisher: Sendable {
 
     /// Removes the oldest finished (ended or stale) reports of this program beyond the newest
     /// `keptFinishedReports`, so a program that runs often does not fill the folder, and temporary files left by
-    /// writers that died mid-write. Running programs' files and other programs' reports are never touched.
+    /// writers that died mid-write. Running programs' files and other programs' reports are never touched. Finished
+    /// reports of programs using this store go into the run history first (see ``ProgramRunHistory``), so a killed
+    /// run is kept there before its report goes.
     private func pruneFinishedReports() {
-        let finished = ProgramReports.read(folder: folder).reports
+        let listing = ProgramReports.read(folder: folder)
+        let history = ProgramRunHistory(forStoreAt: URL(fileURLWithPath: storePath))
+        let swept = (try? history.add(listing.reports.filter { $0.storePath == storePath })) != nil
+        let finished = listing.reports
             .filter { $0.programName == programName && $0.status != .running && $0.fileURL != fileURL }
             .sorted { $0.writtenAt > $1.writtenAt }
-        for report in finished.dropFirst(keptFinishedReports) {
+        // When the history cannot be written, nothing is pruned: the reports are the only record of those runs.
+        for report in finished.dropFirst(swept ? keptFinishedReports : .max) {
             if let url = report.fileURL {
                 unlink(url.path)
                 unlink(ProgramReportLog.url(of: url).path)
             }
         }
-        // `.<report>.tmp-<pid>-<random>`, see `ProgramReportFile.save`.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where name.hasPrefix(".") && name.contains(".json.tmp-") {
-            let fields = name.split(separator: "-")
-            guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]),
-                !ProcessLiveness.isRunning(pid: pid, startIdentity: nil)
-            else { continue }
-            unlink(folder.appendingPathComponent(name).path)
-        }
+        ProgramReportFile.removeAbandonedTemporaryFiles(in: folder)
     }
 }

@@ -36,6 +36,7 @@ struct CompletionModel: Equatable {
             case "COMMAND": self = .command
             case "UDID": self = .device
             case "BUNDLE_ID": self = .app
+            case "VERSION|DATE": self = .none  // free text, not two words to choose from
             default: self = metavariable.contains("|") ? .choice : .none
             }
         }
