@@ -170,6 +170,7 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
             startedAt: startedAt, writtenAt: now, endedAt: ended ? now : nil, recordsReads: coverage.isRecording,
             reads: coverage.reads, unregistered: coverage.unregistered, rejectedOverrides: engine.rejectedOverrides())
         report.host = host
+        report.launchOverrides = engine.launchOverrides
         let (skip, lease, budget) = output.withLock { output -> (Bool, Int64, Int) in
             guard !output.ended else { return (true, 0, 0) }
             var comparable = report

@@ -169,6 +169,7 @@ package final class ProgramReportPublisher: Sendable {
             unregistered: coverage.unregistered,
             rejectedOverrides: engine.rejectedOverrides()
         )
+        report.launchOverrides = engine.launchOverrides
         let problem = output.withLock { output -> String? in
             guard !output.ended else { return nil }
             if ended { output.ended = true }
