@@ -2,7 +2,7 @@ public import ServiceConfigurationCore
 
 /// A `ConfigurationService` for tests that behaves exactly like production, plus setters.
 ///
-/// The mock runs the same engine as `LiveConfigurationService`: the same priority (overridden > server >
+/// The mock runs the same engine as `LiveConfigurationService`: the same priority (launch > overridden > server >
 /// default), the same `decode`/`encode` (a value you assign is encoded and decoded back, so a broken codec fails
 /// your test instead of hiding), and the same change notifications at the same moment. No module needs a
 /// hand-written double.
@@ -33,22 +33,36 @@ public final class MockConfigurationService: ConfigurationService, OverrideLayer
     /// Overrides apply in every build by default (a test that sets one means it, also under `swift test -c
     /// release`); pass `.never` to test what a release build of the app does, whatever the build the tests run in
     /// (`.debugBuildsOnly` follows that build: a debug `swift test` applies overrides).
+    ///
+    /// `launchOverrides` act as the live service's `LiveConfigurationService.Options.launchOverrides`: they win
+    /// over `overrides` and over every override set later (launch > overridden > server > default), and each one the
+    /// catalog refuses (an unknown key, a bad value; a scenario, which the mock's memory store does not keep) is
+    /// recorded as a failure of the current test.
     public init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
-        overridePolicy: ConfigurationOverridePolicy = .allBuilds
+        overridePolicy: ConfigurationOverridePolicy = .allBuilds,
+        launchOverrides: ConfigurationLaunchOverrides = ConfigurationLaunchOverrides()
     ) {
-        engine = ConfigurationEngine(serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy)
-        overrideLayer = Self.layer(engine, overrides)
+        let store = Self.store(overrides)
+        let launch = launchOverrides.checked(
+            catalog: catalog, overridesApply: overridePolicy.appliesInThisBuild, store: store)
+        for problem in launch.problems { TestFailure.record("MockConfigurationService: \(problem)", at: nil) }
+        engine = ConfigurationEngine(
+            serverValues: serverValues, launchOverrides: launch.applied, catalog: catalog,
+            overridePolicy: overridePolicy)
+        overrideLayer = OverrideLayer(engine: engine, store: store, watchMode: nil)
+    }
+
+    /// The memory store of every mock, holding `overrides` as a live service's store would.
+    private static func store(_ overrides: [String: String]) -> InMemoryOverrideStore {
+        InMemoryOverrideStore(entries: overrides.mapValues { OverrideEntry(value: $0, setAt: nil) })
     }
 
     /// The override layer of every mock: memory, written exactly as the live service writes a store.
     private static func layer(_ engine: ConfigurationEngine, _ overrides: [String: String]) -> OverrideLayer {
-        OverrideLayer(
-            engine: engine,
-            store: InMemoryOverrideStore(entries: overrides.mapValues { OverrideEntry(value: $0, setAt: nil) }),
-            watchMode: nil)
+        OverrideLayer(engine: engine, store: store(overrides), watchMode: nil)
     }
 
     /// Creates a mock that knows every key of `scopes` from the start, so string-level operations can name them

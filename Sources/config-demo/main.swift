@@ -41,6 +41,7 @@ if arguments.contains("-h") || arguments.contains("--help") {
                            [--program-version VERSION]
                            [--server-url URL [--sync-interval SECONDS]
                             [--targeting-key ID] [--context KEY=VALUE]...]
+                           [-configOverride KEY=VALUE]...
 
         Reads the demo's keys through ServiceConfiguration and prints a line whenever an effective value
         changes, and when its store or its server stops answering and when it works again. It shares its override store with config-menu (same default location, or --store FILE, or
@@ -79,8 +80,25 @@ if arguments.contains("-h") || arguments.contains("--help") {
           --context KEY=VALUE       with ofrep://: an attribute of the evaluation context
                                     (country=JP, osVersion=18.2); repeatable
 
-        exit codes: 0 stopped normally, 2 usage error, 4 the store cannot be used (a folder, another
-                    user's file, ...), 141 standard output was closed
+        overrides at launch, for this run only (as a UI test starts an app; never written to the store):
+          -configOverride KEY=VALUE a launch override (VALUE is a wire string, everything after the
+                                    first =); repeatable, every occurrence counts, the later wins for
+                                    one key
+          $CONFIG_OVERRIDES_JSON    a JSON object of key names to wire strings, for example
+                                    {"function.album.like.enabled": "Y"} (values must be strings)
+          $CONFIG_SCENARIO          the name of a saved scenario: scenarios/NAME.json beside the store
+                                    (the menu's scenarios view, s)
+        -configOverride wins over $CONFIG_OVERRIDES_JSON, which wins over $CONFIG_SCENARIO. In this
+        run a launch override wins over the store's override of its key, which wins over the server
+        value, which wins over the default: `config-menu set` of such a key changes nothing here
+        until the demo is started again without it. At start the demo prints each one it applied
+        ("launch override KEY = "VALUE" (FROM)"); an unknown key (with the nearest names) or a value
+        the key refuses is not applied and is reported on standard error. Its report beside the store
+        lists them ("launchOverrides"), so config-menu get and the menu show them (source LAUNCH).
+
+        exit codes: 0 stopped normally, 2 usage error (also a malformed -configOverride or
+                    $CONFIG_OVERRIDES_JSON, a $CONFIG_SCENARIO that does not exist), 4 the store
+                    cannot be used (a folder, another user's file, ...), 141 standard output was closed
         """
     )
     exit(0)
@@ -122,9 +140,23 @@ do {
 }
 let catalog = try DemoConfiguration.makeCatalog()
 
-/// The service's options: the defaults, with `--report-lifetime`.
+/// The overrides of this run (`-configOverride KEY=VALUE`, $CONFIG_OVERRIDES_JSON, $CONFIG_SCENARIO), the scenario
+/// read from a file store; a malformed one, or a scenario that does not exist, is a usage error naming it.
+let launchOverrides: ConfigurationLaunchOverrides = {
+    do {
+        let launch = try ConfigurationLaunchOverrides(
+            arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        // Other stores keep no scenarios: the service reports that as a warning.
+        return try (store as? FileOverrideStore)?.resolvingLaunchScenario(launch) ?? launch
+    } catch {
+        fail("\(error)", status: 2)
+    }
+}()
+
+/// The service's options: the defaults, with `--report-lifetime` and the launch overrides.
 func demoOptions() -> LiveConfigurationService.Options {
     var options = LiveConfigurationService.Options()
+    options.launchOverrides = launchOverrides
     if let text = DemoServerSync.value(of: "--report-lifetime", in: arguments) {
         guard let seconds = Int(text), seconds > 0 else {
             DemoServerSync.usage("--report-lifetime needs a whole number of seconds above 0, got \(text)")
@@ -175,6 +207,10 @@ func describe(_ name: String) -> String {
 let changes = service.changedKeyNames()
 var shown = Dictionary(uniqueKeysWithValues: catalog.keys.map { ($0.name, describe($0.name)) })
 say("config-demo: watching \(store.location) (Ctrl-C stops)")
+for name in service.launchOverrides.keys.sorted() {
+    let from = launchOverrides.origins[name].map { " (\($0))" } ?? ""
+    say("launch override \(name) = \"\(service.launchOverrides[name] ?? "")\"\(from): this run only, over the store")
+}
 // Kept for the life of the program: the sync runs while it is referenced.
 let serverSync = DemoServerSync.start(
     arguments: arguments, environment: etcdEnvironment, service: service, catalog: catalog, say: say)

@@ -52,13 +52,12 @@ struct Commands {
         let onlyOverridden = invocation.flags.contains("--overridden")
         let onlyProblems = invocation.flags.contains("--problems")
         let snapshot = ConfigurationLayersReading(service: context.service)
-        let rejections = ProgramRejection.current(for: context.store)
+        let notes = ProgramNotes.current(for: context.store)
         var reports: [KeyReport] = []
         for descriptor in scope?.keys ?? context.catalog.keys {
             let status = snapshot.status(of: descriptor)
             if onlyOverridden, status.override == nil, status.storeProblems.isEmpty { continue }
-            var report = KeyReport(descriptor: descriptor, status: status)
-            report.rejectedByPrograms = rejections[descriptor.name] ?? []
+            let report = notes.annotate(KeyReport(descriptor: descriptor, status: status))
             if onlyProblems, !report.hasProblem { continue }
             reports.append(report)
         }
@@ -88,7 +87,7 @@ struct Commands {
         } else {
             throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
         }
-        report.rejectedByPrograms = ProgramRejection.current(for: context.store)[name] ?? []
+        report = ProgramNotes.current(for: context.store).annotate(report)
         try Output.line(json ? JSONWriter.string(report.json) : report.details)
         try context.failIfCorrupt()
     }

@@ -102,7 +102,9 @@ enum Help {
         Every key of the catalog (or of SCOPE) with its value, its source (OVERRIDDEN, SERVER,
         DEFAULT) and flags: ! a rejected value, ~ a stale override, ? an orphaned override,
         ⊘ an expired override (not applied), ◷ one that will expire, = an override equal to
-        the server value.
+        the server value, » a running program was launched with its own value of the key
+        (-configOverride, CONFIG_OVERRIDES_JSON, CONFIG_SCENARIO: source LAUNCH in that program
+        until it ends, whatever the store says).
         Orphaned overrides (keys not in the catalog) are listed last when no SCOPE is given.
 
           --overridden            only keys with an override
@@ -113,7 +115,9 @@ enum Help {
                                   value, source (overridden|server|default), default, server,
                                   override ({value, setAt, serverValueWhenSet, note} or null),
                                   rejections ([{source, value, reason}]), rejectedByPrograms
-                                  ([{program, pid, status, reason}]), stale, orphan,
+                                  ([{program, pid, status, reason}]), launchOverrides (running
+                                  programs launched with their own value: [{program, pid,
+                                  status, value}]), stale, orphan,
                                   storeProblems ([{field, reason, stored, applied}]),
                                   expiresAt (or null), expiry ({expiresAt, untilServerChanges,
                                   untilVersion} or null), expired, expiredBecause (time,
@@ -131,7 +135,9 @@ enum Help {
         usage: config-menu get KEY [--json]
 
         One key in full: value and source, default, server value (and why it was rejected),
-        override (when it was set, its note, and whether it is stale).
+        override (when it was set, its note, and whether it is stale), and each running program
+        launched with its own value (a line `launch "Y"  LAUNCH in config-demo (pid 4242,
+        running) until it ends`: a change made here reaches that program only after it ends).
 
           --json                  one JSON object, shaped as in `list --json`
 

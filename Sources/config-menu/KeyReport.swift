@@ -18,6 +18,8 @@ struct KeyReport {
     var programVersion: ProgramVersion?
     /// Running programs that refused this key's override (read from their reports beside the store).
     var rejectedByPrograms: [ProgramRejection] = []
+    /// Running programs launched with their own value of this key (read from their reports beside the store).
+    var launchedPrograms: [ProgramLaunchOverride] = []
 
     init(descriptor: ConfigurationKeyDescriptor, status: ConfigurationKeyStatus) {
         self.status = status
@@ -50,13 +52,14 @@ struct KeyReport {
 
     /// The menu's marks: `!` server value rejected, `✗` override not applied (here or by a running program), `⊘`
     /// expired (`◷`: it will expire), `~` stale, `=` equal to the server value, `?` orphan, `⚠` a stored field could
-    /// not be read.
+    /// not be read, `»` a running program was launched with its own value.
     var flags: String {
         let willExpire = !status.isExpired && status.override.map { !$0.expiry.isNever } == true
         return (status.isServerValueRejected ? "!" : "")
             + (status.isOverrideNotApplied || !rejectedByPrograms.isEmpty ? "✗" : "")
             + (status.isExpired ? "⊘" : willExpire ? "◷" : "") + (stale ? "~" : "") + (status.isRedundant ? "=" : "")
             + (orphan ? "?" : "") + (storeProblems.contains(where: \.isApplied) ? "⚠" : "")
+            + (launchedPrograms.isEmpty ? "" : "»")
     }
 
     var json: JSONValue {
@@ -103,6 +106,18 @@ struct KeyReport {
                             ("program", .string($0.program.programName)),
                             ("pid", .number(String($0.program.processIdentifier))),
                             ("status", .string($0.program.status.rawValue)), ("reason", .string($0.reason)),
+                        ])
+                    }
+                )
+            ),
+            (
+                "launchOverrides",
+                .array(
+                    launchedPrograms.map {
+                        .object([
+                            ("program", .string($0.program.programName)),
+                            ("pid", .number(String($0.program.processIdentifier))),
+                            ("status", .string($0.program.status.rawValue)), ("value", .string($0.value)),
                         ])
                     }
                 )
@@ -155,7 +170,8 @@ struct KeyReport {
             "flags: ! the server value is rejected, ✗ the override is not applied (here or by a running program), "
                 + "⊘ the override has expired (config-menu prune removes it), ◷ it will expire (get KEY says when), "
                 + "~ stale override, = the override equals "
-                + "the server value, ? orphaned override, ⚠ a stored field could not be read (see get KEY)")
+                + "the server value, ? orphaned override, ⚠ a stored field could not be read (see get KEY), "
+                + "» a running program was launched with its own value (get KEY says which)")
         return lines.joined(separator: "\n")
     }
 
@@ -208,6 +224,11 @@ struct KeyReport {
             }
         } else if !isQuarantined {
             lines.append("  override  none")
+        }
+        for launch in launchedPrograms {
+            lines.append(
+                "  launch    \(quoted(launch.value))  LAUNCH in \(launch.program.label) until it ends: it was "
+                    + "started with this value, so changes made here reach it only after it ends")
         }
         for problem in storeProblems {
             if let field = problem.field {

@@ -46,7 +46,8 @@ struct CommandLineTests {
         #expect(
             Set(object.keys) == [
                 "name", "scope", "title", "type", "control", "value", "source", "default", "server", "override",
-                "rejections", "rejectedByPrograms", "stale", "orphan", "storeProblems", "expiresAt", "expiry",
+                "rejections", "rejectedByPrograms", "launchOverrides", "stale", "orphan", "storeProblems", "expiresAt",
+                "expiry",
                 "expired",
                 "expiredBecause", "redundant", "owner", "ticket", "removeBy",
             ]

@@ -31,14 +31,19 @@ struct CoverageScreenTests {
             rejectedOverrides: [], status: status)
     }
 
-    static func state(status: ProgramReport.Status = .running) throws -> MenuState {
-        var state = try MenuFixture.state()
+    /// Feeds the reports of `programs` to the menu, as its coverage source does when they change.
+    static func show(_ programs: [ProgramReport], in state: inout MenuState) {
         reduce(
             &state,
             .refreshed(
                 MenuDataUpdate(
                     statuses: [:], orphans: state.data.orphans, storeProblem: nil,
-                    coverage: ProgramCoverage(programs: [report(status: status)]))))
+                    coverage: ProgramCoverage(programs: programs))))
+    }
+
+    static func state(status: ProgramReport.Status = .running) throws -> MenuState {
+        var state = try MenuFixture.state()
+        show([report(status: status)], in: &state)
         return state
     }
 
@@ -103,12 +108,7 @@ struct CoverageScreenTests {
         // The program reads the greeting: the next report takes it off the list.
         var report = Self.report()
         report.reads.append(.init(name: "function.chat.greeting", firstRead: Self.start, currentValueFirstRead: nil))
-        reduce(
-            &state,
-            .refreshed(
-                MenuDataUpdate(
-                    statuses: [:], orphans: state.data.orphans, storeProblem: nil,
-                    coverage: ProgramCoverage(programs: [report]))))
+        Self.show([report], in: &state)
         #expect(!Self.listedKeys(state).contains("function.chat.greeting"))
         #expect(Self.listedKeys(state).count == 4)
 
@@ -135,12 +135,7 @@ struct CoverageScreenTests {
         hostile.reads = [
             .init(name: "function.chat.greeting", firstRead: Self.start, currentValueFirstRead: Self.start)
         ]
-        reduce(
-            &state,
-            .refreshed(
-                MenuDataUpdate(
-                    statuses: [:], orphans: state.data.orphans, storeProblem: nil,
-                    coverage: ProgramCoverage(programs: [Self.report(), hostile]))))
+        Self.show([Self.report(), hostile], in: &state)
         MenuFixture.select("function.chat.greeting", in: &state)
         var text = renderer.render(state).text
         #expect(text.contains("4 read by 2 programs"))
@@ -159,12 +154,7 @@ struct CoverageScreenTests {
             .init(name: "function.chat.greeting", value: "Hi 👋", reason: "expected at most 2 characters\u{1B}[2J"),
             .init(name: "function.chat.reactions", value: "an older value", reason: "not a list"),
         ]
-        reduce(
-            &state,
-            .refreshed(
-                MenuDataUpdate(
-                    statuses: [:], orphans: state.data.orphans, storeProblem: nil,
-                    coverage: ProgramCoverage(programs: [report]))))
+        Self.show([report], in: &state)
         MenuFixture.select("function.chat.greeting", in: &state)
         let text = renderer.render(state).text
         // The reason's escape is shown, never sent.

@@ -120,8 +120,8 @@ struct DebugMetadataTests {
 struct ValueSourceTests {
     @Test("description is the menu's capitals, debugDescription the case")
     func spelling() {
-        #expect(ValueOrigin.allCases.map(\.description) == ["OVERRIDDEN", "SERVER", "DEFAULT"])
-        #expect(ValueOrigin.allCases.map(\.debugDescription) == [".overridden", ".server", ".default"])
+        #expect(ValueOrigin.allCases.map(\.description) == ["LAUNCH", "OVERRIDDEN", "SERVER", "DEFAULT"])
+        #expect(ValueOrigin.allCases.map(\.debugDescription) == [".launch", ".overridden", ".server", ".default"])
         var dumped = ""
         dump(ValueOrigin.default, to: &dumped)
         #expect(dumped.contains(".default"))

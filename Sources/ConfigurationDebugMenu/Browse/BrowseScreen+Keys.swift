@@ -160,7 +160,7 @@ extension BrowseScreen {
     /// What help adds below the browse screen's keys: the sources, the marks, the panes.
     static let helpNotes: [(keys: String, text: String)] = [
         ("", ""),
-        ("Sources", "OVERRIDDEN (set here) > SERVER (last sync) > DEFAULT"),
+        ("Sources", "LAUNCH (launch arguments) > OVERRIDDEN (set here) > SERVER (last sync) > DEFAULT"),
         ("Marks", "! the server sent a value the key rejects"),
         ("", "✗ the override is not applied: the key rejects it"),
         ("", "⊘ expired (its time, a server change, a version): not applied; P removes it"),
@@ -170,6 +170,7 @@ extension BrowseScreen {
         ("", "? orphaned: an override for a key this program does not have"),
         ("", "↻ the last server sync changed its server value (details: the value before)"),
         ("", "* changed by another process a moment ago"),
+        ("", "» a running program was launched with its own value, kept until it ends (details: which)"),
         ("", "+ marked for a bulk action (v, V); a acts on the marked keys, Esc clears the marks"),
         ("", "• read by the running program in this run; ◦ read, but before its value last changed"),
         ("Search", "≈ … in the name column: the words matched in the description or note"),

@@ -27,6 +27,31 @@ extension DetailsPane {
         return line
     }
 
+    /// `Launch    "Y" · config-demo (pid 4242) keeps this until it ends; …`: the launch override of this
+    /// program (a menu inside it) and of each running program whose report names one (at most three).
+    static func launchLines(_ status: ConfigurationKeyStatus, coverage: ProgramCoverage, theme: MenuTheme) -> [Line] {
+        var lines: [Line] = []
+        if let value = status.launchValue {
+            lines.append([
+                ("Launch    ", theme.muted), (ValueText.quoted(value), theme.source(.launch)),
+                (
+                    " · this program keeps this until it ends; changes here apply to later runs",
+                    theme.label
+                ),
+            ])
+        }
+        for (report, value) in coverage.launchOverrides(of: status.name).prefix(3) {
+            lines.append([
+                ("Launch    ", theme.muted), (ValueText.quoted(value), theme.source(.launch)),
+                (
+                    " · \(program(report)) keeps this until it ends; changes here apply after",
+                    theme.label
+                ),
+            ])
+        }
+        return lines
+    }
+
     /// The details of a key a program read whose scope is not in its catalog.
     static func unregisteredLines(
         _ key: UnregisteredConfigurationKey, coverage: ProgramCoverage, theme: MenuTheme

@@ -171,6 +171,7 @@ package enum DetailsPane {
                 lines.append([("Rejected  ", theme.muted), ("✗ by \(program.label): \(reason)", theme.problem)])
             }
         }
+        lines += launchLines(status, coverage: data.coverage, theme: theme)
         if let read = readLine(data.coverage, name: descriptor.name, overridden: status.override != nil, theme: theme) {
             lines.append(read)
         }

@@ -131,6 +131,15 @@ package struct ProgramCoverage: Equatable, Sendable {
         }
     }
 
+    /// The running programs that were launched with an override of the key named `name`, with its value: they use
+    /// it until they end, whatever the store says (see `ConfigurationLaunchOverrides`). Ended programs are left out.
+    package func launchOverrides(of name: String) -> [(program: ProgramReport, value: String)] {
+        programs.compactMap { program in
+            guard program.status == .running, let value = program.launchOverrides[name] else { return nil }
+            return (program, value)
+        }
+    }
+
     /// Whether a program refused the key's current override.
     package func rejectsOverride(of status: ConfigurationKeyStatus) -> Bool {
         guard let value = status.override?.value else { return false }

@@ -58,7 +58,7 @@ public final class ConfigurationDebugMenu {
         service.register(catalog)
         var folder = options.scenariosFolder
         if folder == nil, let store = service.overrideStore as? FileOverrideStore {
-            folder = store.url.deletingLastPathComponent().appendingPathComponent("scenarios", isDirectory: true)
+            folder = store.scenariosFolder
         }
         source = MenuDataSource(
             table: KeyTable(catalog: catalog), service: service, serverSync: serverSync, scenariosFolder: folder)

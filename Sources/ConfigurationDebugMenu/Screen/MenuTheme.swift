@@ -33,10 +33,11 @@ package struct MenuTheme: Sendable {
     package var key: CellStyle { style(CellStyle(foreground: .cyan, bold: true)) }
     package var overlayBorder: CellStyle { style(CellStyle(foreground: .yellow, bold: true)) }
 
-    /// OVERRIDDEN stands out (bold, yellow), SERVER is calm (cyan), DEFAULT recedes (dim): different words, colours
-    /// and attributes.
+    /// OVERRIDDEN stands out (bold, yellow), LAUNCH more (bold, magenta: nothing here changes it while the program
+    /// runs), SERVER is calm (cyan), DEFAULT recedes (dim): different words, colours and attributes.
     package func source(_ source: ValueOrigin) -> CellStyle {
         switch source {
+        case .launch: style(CellStyle(foreground: .magenta, bold: true))
         case .overridden: style(CellStyle(foreground: .yellow, bold: true))
         case .server: style(CellStyle(foreground: .cyan))
         case .default: style(CellStyle(dim: true))

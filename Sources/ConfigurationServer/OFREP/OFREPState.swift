@@ -63,7 +63,7 @@ package struct OFREPState: Sendable {
     /// The OFREP reason of a source.
     package static func reason(_ source: ValueOrigin) -> String {
         switch source {
-        case .overridden: "STATIC"
+        case .launch, .overridden: "STATIC"
         case .server: "TARGETING_MATCH"
         case .default: "DEFAULT"
         }

@@ -17,6 +17,9 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     public var source: ValueOrigin
     /// The server's wire string, if the server sent one.
     public var serverValue: String?
+    /// The launch override of this run (see ``ConfigurationLaunchOverrides``), which wins over the stored override;
+    /// `nil` for a run started without one, and in tools that read only the store.
+    public var launchValue: String?
     /// The stored override with its metadata, when one applies, is stored with a value the key rejects, or has
     /// expired.
     public var override: OverrideEntry?
@@ -36,17 +39,20 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     /// The status of a catalog key from its layers: the applied override (with the store's entry for it, if any),
     /// the server value, and what the store reports about the key.
     ///
-    /// With an `expiration`, the entry is the stored override that has expired: it is reported, not applied.
+    /// With an `expiration`, the entry is the stored override that has expired: it is reported, not applied. A
+    /// `launchValue` (the run's launch override) wins over the entry.
     public init(
         _ descriptor: ConfigurationKeyDescriptor,
         serverValue: String?,
         override entry: OverrideEntry?,
         storeProblems: [OverrideStoreProblem] = [],
-        expiration: OverrideExpiryReason? = nil
+        expiration: OverrideExpiryReason? = nil,
+        launchValue: String? = nil
     ) {
-        let resolution = descriptor.resolve(override: expiration == nil ? entry?.value : nil, server: serverValue)
+        let resolution = descriptor.resolve(
+            RawLayers(launch: launchValue, override: expiration == nil ? entry?.value : nil, server: serverValue))
         var rejections = resolution.rejections
-        if resolution.source == .overridden, let serverValue {
+        if resolution.source == .overridden || resolution.source == .launch, let serverValue {
             do {
                 _ = try descriptor.validate(serverValue)
             } catch {
@@ -57,6 +63,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
         value = resolution.value
         source = resolution.source
         self.serverValue = serverValue
+        self.launchValue = launchValue
         override = entry
         self.expiration = expiration
         self.rejections = rejections
@@ -121,6 +128,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
 /// ```
 public struct ConfigurationLayersReading: Sendable {
     private let server: [String: String]
+    private let launch: [String: String]
     private let applied: [String: String]
     private let entries: [String: OverrideEntry]
     private let problems: [String: [OverrideStoreProblem]]
@@ -129,6 +137,7 @@ public struct ConfigurationLayersReading: Sendable {
     /// Reads `service` and its override store now.
     public init(service: any ConfigurationService) {
         server = service.serverValues
+        launch = service.launchOverrides
         applied = service.overrides
         entries = service.overrideStore.entries
         problems = Dictionary(grouping: service.overrideStore.problems, by: \.key)
@@ -149,7 +158,7 @@ public struct ConfigurationLayersReading: Sendable {
         let name = descriptor.name
         return ConfigurationKeyStatus(
             descriptor, serverValue: server[name], override: entry(name), storeProblems: problems[name] ?? [],
-            expiration: entries[name] == nil ? nil : expired[name])
+            expiration: entries[name] == nil ? nil : expired[name], launchValue: launch[name])
     }
 
     /// Overrides, entries kept without being applied and expired overrides whose key `isKnown` says no catalog has;

@@ -66,12 +66,21 @@ extension ConfigurationEngine {
 
     /// Warns once per overridden value that the key's `decode` rejected on a read.
     func noteRejectedOverride(of name: String, in rejections: [ConfigurationRejection]) {
-        guard let rejection = rejections.first(where: { $0.source == .overridden }), let onWarning else { return }
-        let first = state.withLock {
-            $0.coverage.warnedRejections.insert(.init(name: name, value: rejection.rawValue)).inserted
-        }
-        if first {
-            onWarning(.rejectedOverride(.init(name: name, value: rejection.rawValue, reason: rejection.reason)))
+        guard let onWarning else { return }
+        for rejection in rejections where rejection.source == .overridden || rejection.source == .launch {
+            let first = state.withLock {
+                $0.coverage.warnedRejections.insert(.init(name: name, value: rejection.rawValue)).inserted
+            }
+            guard first else { continue }
+            if rejection.source == .launch {
+                // Only without a catalog: with one, the service leaves out launch values their key refuses.
+                let error = ConfigurationError.invalidValue(
+                    key: name, value: rejection.rawValue, reason: rejection.reason)
+                onWarning(
+                    .launchOverrideNotApplied(.init(key: name, value: rejection.rawValue, origin: nil, error: error)))
+            } else {
+                onWarning(.rejectedOverride(.init(name: name, value: rejection.rawValue, reason: rejection.reason)))
+            }
         }
     }
 

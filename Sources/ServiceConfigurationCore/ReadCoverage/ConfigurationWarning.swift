@@ -16,6 +16,9 @@ public enum ConfigurationWarning: Sendable, Hashable, CustomStringConvertible {
     case unregisteredKey(UnregisteredConfigurationKey)
     /// An override the program's own `decode` refuses; the program uses the next source instead.
     case rejectedOverride(ConfigurationRejectedOverride)
+    /// A launch override (see ``ConfigurationLaunchOverrides``) was not applied: an unknown key, a value its key
+    /// refuses, a scenario that cannot be read, or overrides off in this build.
+    case launchOverrideNotApplied(ConfigurationLaunchOverrideProblem)
     /// The program report (see ``LiveConfigurationService/programReportURL``) could not be written; `reason` says
     /// why. Reported again only when the reason changes.
     case programReportNotWritten(path: String, reason: String)
@@ -27,6 +30,8 @@ public enum ConfigurationWarning: Sendable, Hashable, CustomStringConvertible {
             return key.description
         case .rejectedOverride(let rejection):
             return rejection.description
+        case .launchOverrideNotApplied(let problem):
+            return problem.description
         case .programReportNotWritten(let path, let reason):
             let fix =
                 path.lowercased().hasPrefix("etcd")

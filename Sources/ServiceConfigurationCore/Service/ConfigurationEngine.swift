@@ -3,7 +3,7 @@ public import Synchronization
 /// The state and the resolution logic that every ``ConfigurationService`` in this package shares.
 ///
 /// ``LiveConfigurationService`` and `MockConfigurationService` both delegate to an engine, so they cannot drift
-/// apart: the same priority (overridden > server > default), the same decoding, the same notification moments.
+/// apart: the same priority (launch > overridden > server > default), the same decoding, the same notification moments.
 ///
 /// All mutable state lives in one `Mutex` (wrapped by ``Locked`` so ThreadSanitizer can see it). Decoding (which
 /// runs key code that may read this same service) always happens outside it. Reads go through a striped cache (see
@@ -21,6 +21,8 @@ package final class ConfigurationEngine: Sendable {
     struct State: Sendable {
         var server: [String: String]
         var overrides: [String: String]
+        /// The overrides this run was launched with (see ``ConfigurationLaunchOverrides``): set once, at creation.
+        var launch: [String: String] = [:]
         var generation: UInt64 = 1
         var decoded: [ObjectIdentifier: DecodedEntry] = [:]
         var descriptors: [String: ConfigurationKeyDescriptor] = [:]
@@ -36,7 +38,7 @@ package final class ConfigurationEngine: Sendable {
         var changeHook: (@Sendable (CoverageChange) -> Void)?
 
         func layers(for name: String) -> RawLayers {
-            RawLayers(override: overrides[name], server: server[name])
+            RawLayers(launch: launch[name], override: overrides[name], server: server[name])
         }
 
         /// Whether reading the key named `name` counts as reading an unregistered key: the service has a catalog
@@ -86,11 +88,15 @@ package final class ConfigurationEngine: Sendable {
     /// Creates an engine with initial server values and overrides, knowing the keys of `catalog`; overrides apply
     /// only where `overridePolicy` allows them in this build.
     ///
+    /// `launchOverrides` are this run's launch overrides (already validated: see ``ConfigurationLaunchOverrides``):
+    /// they win over every stored override for the engine's whole life, where overrides apply.
+    ///
     /// `recordsReads` keeps, per key, when it was first read (recorded on the slow path only: the first read after
     /// start or after a change). Unregistered keys are detected either way and reported to `onWarning`.
     package init(
         serverValues: [String: String] = [:],
         overrides: [String: String] = [:],
+        launchOverrides: [String: String] = [:],
         catalog: ConfigurationCatalog? = nil,
         overridePolicy: ConfigurationOverridePolicy = .debugBuildsOnly,
         recordsReads: Bool = true,
@@ -102,6 +108,7 @@ package final class ConfigurationEngine: Sendable {
         self.onWarning = onWarning
         overridesEnabled = overridePolicy.appliesInThisBuild
         var initial = State(server: serverValues, overrides: overridesEnabled ? overrides : [:])
+        initial.launch = overridesEnabled ? launchOverrides : [:]
         if let catalog { _ = initial.add(catalog) }
         state = Locked(initial)
     }
@@ -180,12 +187,15 @@ package final class ConfigurationEngine: Sendable {
     /// A consistent snapshot of every value at this instant.
     package func currentValues() -> ConfigurationValues {
         state.withLock {
-            ConfigurationValues(server: $0.server, overrides: $0.overrides, decoded: $0.decoded, engine: self)
+            ConfigurationValues(
+                server: $0.server, overrides: $0.overrides, launch: $0.launch, decoded: $0.decoded, engine: self)
         }
     }
 
     package var serverValues: [String: String] { state.withLock { $0.server } }
     package var overrides: [String: String] { state.withLock { $0.overrides } }
+    /// The launch overrides this engine applies (empty where overrides do not apply).
+    package var launchOverrides: [String: String] { state.withLock { $0.launch } }
 
     /// Makes the keys of `catalog` known, so string-level operations can validate them and change notifications
     /// compare decoded values rather than raw strings.
@@ -297,7 +307,8 @@ package final class ConfigurationEngine: Sendable {
             mutate(&state)
             var transitions: [String: Transition] = [:]
             func compare(_ name: String) {
-                let old = RawLayers(override: before.overrides[name], server: before.server[name])
+                let old = RawLayers(
+                    launch: state.launch[name], override: before.overrides[name], server: before.server[name])
                 let new = state.layers(for: name)
                 if old != new { transitions[name] = (old, new, state.descriptors[name]) }
             }
@@ -330,7 +341,7 @@ package final class ConfigurationEngine: Sendable {
     /// What counts as "the effective value" when deciding whether a key changed: the canonical wire string of the
     /// decoded value for known keys (so `"01"` and `"1"` are the same integer), the winning raw string otherwise.
     private static func effectiveValue(_ layers: RawLayers, _ descriptor: ConfigurationKeyDescriptor?) -> String? {
-        guard let descriptor else { return layers.override ?? layers.server }
+        guard let descriptor else { return layers.launch ?? layers.override ?? layers.server }
         return descriptor.resolve(layers).value
     }
 

@@ -11,8 +11,9 @@
 /// }
 /// ```
 ///
-/// Read any registered key as a property; the type comes from the key's declaration. Values come from three sources
-/// with a fixed priority: ``ValueOrigin/overridden`` > ``ValueOrigin/server`` > ``ValueOrigin/default``. A candidate
+/// Read any registered key as a property; the type comes from the key's declaration. Values come from four sources
+/// with a fixed priority: ``ValueOrigin/launch`` > ``ValueOrigin/overridden`` > ``ValueOrigin/server`` >
+/// ``ValueOrigin/default`` (launch overrides exist only in a run started with them). A candidate
 /// that fails to decode falls through to the next source and is reported in ``resolution(of:)``, never silently.
 /// Reads give the latest value; for several related keys read at one instant, take a snapshot with ``values()``.
 ///
@@ -43,6 +44,10 @@ public protocol ConfigurationReader: AnyObject, Sendable {
     /// Reading: whether overrides apply in this build (see ``ConfigurationOverridePolicy``).
     var overridesApply: Bool { get }
 
+    /// Reading: the overrides this run was launched with, as they apply (see ``ConfigurationLaunchOverrides``); they
+    /// win over ``overrides``. Empty by default.
+    var launchOverrides: [String: String] { get }
+
     /// Observing: calls `handler` with the names of the keys whose effective value changed, after each change (the
     /// state is updated and the lock released first), and `finish` once when the service goes away. Keep the
     /// returned observation alive as long as you want the calls.
@@ -53,6 +58,9 @@ public protocol ConfigurationReader: AnyObject, Sendable {
 }
 
 extension ConfigurationReader {
+    /// No launch overrides: a reader that does not take them.
+    public var launchOverrides: [String: String] { [:] }
+
     /// Reads a key as a property: `configuration.albumLikeEnabled`.
     @inlinable
     public subscript<K: ConfigurationKey>(dynamicMember keyPath: KeyPath<ConfigurationDynamicLookup, K>) -> K.Value {

@@ -29,7 +29,8 @@ extension ConfigurationResolution: Equatable where Value: Equatable {}
 
 /// A candidate value that could not be used, and why.
 public struct ConfigurationRejection: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The source the candidate came from (``ValueOrigin/overridden`` or ``ValueOrigin/server``).
+    /// The source the candidate came from (``ValueOrigin/launch``, ``ValueOrigin/overridden`` or
+    /// ``ValueOrigin/server``).
     public var source: ValueOrigin
     /// The candidate's wire string.
     public var rawValue: String
@@ -47,21 +48,30 @@ public struct ConfigurationRejection: Sendable, Hashable, Codable, CustomStringC
     public var description: String { "\(source.rawValue) value rejected: \(reason)" }
 }
 
-/// The two wire strings that decide a key's value: the override (if any) and the server value (if any).
+/// The wire strings that decide a key's value: the launch override, the stored override and the server value (each
+/// if any).
 struct RawLayers: Sendable, Hashable {
+    var launch: String?
     var override: String?
     var server: String?
+
+    init(launch: String? = nil, override: String?, server: String?) {
+        self.launch = launch
+        self.override = override
+        self.server = server
+    }
 }
 
 extension RawLayers {
-    /// The one resolution algorithm, shared by the live service, the mock, snapshots and tools: try the override,
-    /// then the server value, then the default; record every candidate that fails to decode.
+    /// The one resolution algorithm, shared by the live service, the mock, snapshots and tools: try the launch
+    /// override, then the stored override, then the server value, then the default; record every candidate that
+    /// fails to decode.
     func resolve<Value>(
         defaultValue: @autoclosure () -> Value,
         decode: (String) throws -> Value
     ) -> ConfigurationResolution<Value> {
         var rejections: [ConfigurationRejection] = []
-        for (source, raw) in [(ValueOrigin.overridden, override), (.server, server)] {
+        for (source, raw) in [(ValueOrigin.launch, launch), (.overridden, override), (.server, server)] {
             guard let raw else { continue }
             do {
                 return ConfigurationResolution(

@@ -17,9 +17,9 @@
 /// values (``updateServerValues(_:)``) and registering catalogs (``register(_:)``), for the app's composition root,
 /// the debug tools, the sync and tests.
 ///
-/// Values come from three sources with a fixed priority: ``ValueOrigin/overridden`` > ``ValueOrigin/server`` >
-/// ``ValueOrigin/default``. A candidate that fails to decode falls through to the next source and is reported in
-/// ``ConfigurationReader/resolution(of:)``, never silently. The service has reference semantics: every read gives the
+/// Values come from four sources with a fixed priority: ``ValueOrigin/launch`` > ``ValueOrigin/overridden`` >
+/// ``ValueOrigin/server`` > ``ValueOrigin/default``. A candidate that fails to decode falls through to the next
+/// source and is reported in ``ConfigurationReader/resolution(of:)``, never silently. The service has reference semantics: every read gives the
 /// latest value. For several related keys read at one instant, take a snapshot with ``ConfigurationReader/values()``.
 ///
 /// Implementations in this package: ``LiveConfigurationService`` and `MockConfigurationService` (in

@@ -24,6 +24,12 @@ extension LiveConfigurationService {
         /// Whether a service with an override store publishes its program report beside the store (see
         /// ``LiveConfigurationService/programReportURL``). On by default; a service without a store never publishes.
         public var publishesProgramReport: Bool
+        /// Overrides for this run only, applied before the first read and never written to the store: read them from
+        /// the launch arguments and environment with
+        /// ``ConfigurationLaunchOverrides/init(arguments:environment:)``. They win over stored overrides (launch >
+        /// overridden > server > default); ones the catalog refuses are reported, not applied (see
+        /// ``LiveConfigurationService/launchOverrideProblems``). None by default.
+        public var launchOverrides: ConfigurationLaunchOverrides
         /// The shortest time between two writes of the program report.
         package var programReportInterval: Duration = .seconds(1)
         /// How many finished reports of this program (ended or stale) a new service keeps in the programs folder.
@@ -39,8 +45,10 @@ extension LiveConfigurationService {
             recordsReads: Bool = true,
             onWarning: (@Sendable (ConfigurationWarning) -> Void)? = ConfigurationWarning.printToStandardError,
             programName: String = ProcessInfo.processInfo.processName,
-            publishesProgramReport: Bool = true
+            publishesProgramReport: Bool = true,
+            launchOverrides: ConfigurationLaunchOverrides = ConfigurationLaunchOverrides()
         ) {
+            self.launchOverrides = launchOverrides
             self.recordsReads = recordsReads
             self.onWarning = onWarning
             self.programName = programName

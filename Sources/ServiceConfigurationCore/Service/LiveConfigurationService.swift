@@ -23,6 +23,10 @@ import Foundation
 /// `DebugOverrides` package trait have no override layer at all. Where overrides do not apply, the store is never read and setting an override throws
 /// ``ConfigurationError/overridesDisabled``.
 ///
+/// Overrides given at launch (``Options/launchOverrides``: `-configOverride KEY=VALUE`, `CONFIG_OVERRIDES_JSON`,
+/// `CONFIG_SCENARIO`, for UI tests) hold for this run only and win over stored overrides: launch > overridden >
+/// server > default (see ``ConfigurationLaunchOverrides``).
+///
 /// The service records which keys the program reads (``readCoverage()``), warns once about each key read whose scope
 /// is missing from the catalog (``Options/onWarning``), and, with a file store, publishes that beside the store for
 /// the debug tools (``programReportURL``). See ``Options``.
@@ -36,6 +40,10 @@ public final class LiveConfigurationService: ConfigurationService, OverrideLayer
     /// Follows this service's reads, if its store subscribed an observer (the file store's program report
     /// publisher; see ``ConfigurationReadObserverProvider``).
     package let readObserver: (any ConfigurationReadObserver)?
+    /// The launch overrides given in ``Options/launchOverrides`` that this service did not apply, and why (an
+    /// unknown key, a value its key refuses, a scenario that cannot be read, overrides off in this build); each was
+    /// also handed to ``Options/onWarning`` when the service was created.
+    public let launchOverrideProblems: [ConfigurationLaunchOverrideProblem]
 
     /// Creates a service with initial server values and in-memory overrides.
     ///
@@ -96,10 +104,14 @@ public final class LiveConfigurationService: ConfigurationService, OverrideLayer
         programVersion: ProgramVersion?,
         clock: any OverrideClock
     ) {
+        let launch = options.launchOverrides.checked(
+            catalog: catalog, overridesApply: overridePolicy.appliesInThisBuild, store: overrideStore)
         let engine = ConfigurationEngine(
-            serverValues: serverValues, catalog: catalog, overridePolicy: overridePolicy,
-            recordsReads: options.recordsReads, onWarning: options.onWarning)
+            serverValues: serverValues, launchOverrides: launch.applied, catalog: catalog,
+            overridePolicy: overridePolicy, recordsReads: options.recordsReads, onWarning: options.onWarning)
         self.engine = engine
+        launchOverrideProblems = launch.problems
+        for problem in launch.problems { options.onWarning?(.launchOverrideNotApplied(problem)) }
         if let provider = overrideStore as? any ConfigurationReadObserverProvider,
             let observer = provider.makeReadObserver(engine: engine, options: options, programVersion: programVersion)
         {

@@ -40,6 +40,10 @@ extension OverrideLayerBacked {
     /// The override layer as applied (empty where overrides do not apply in this build).
     public var overrides: [String: String] { configurationEngine.overrides }
 
+    /// The overrides this run was launched with, as applied (checked against the catalog; empty where overrides do
+    /// not apply). They win over ``overrides`` until the program ends.
+    public var launchOverrides: [String: String] { configurationEngine.launchOverrides }
+
     /// Whether this service applies overrides: `false` for a live service created with the default
     /// ``ConfigurationOverridePolicy/debugBuildsOnly`` in a release build, for one created with
     /// ``ConfigurationOverridePolicy/never``, and in every build without the `DebugOverrides` trait.

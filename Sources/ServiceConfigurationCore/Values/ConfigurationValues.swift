@@ -16,21 +16,28 @@ public struct ConfigurationValues: Sendable {
     public let serverValues: [String: String]
     /// The override layer at the snapshot's instant.
     public let overrides: [String: String]
+    /// The launch overrides this run was started with (see ``ConfigurationLaunchOverrides``); they win over
+    /// ``overrides``.
+    public let launchOverrides: [String: String]
     private let decoded: [ObjectIdentifier: ConfigurationEngine.DecodedEntry]
     /// The engine the snapshot was taken from, which records the snapshot's reads as the program's reads.
     private weak let engine: ConfigurationEngine?
 
     /// Creates a snapshot from explicit layers, for example in a unit test or a preview.
-    public init(serverValues: [String: String] = [:], overrides: [String: String] = [:]) {
-        self.init(server: serverValues, overrides: overrides, decoded: [:], engine: nil)
+    public init(
+        serverValues: [String: String] = [:], overrides: [String: String] = [:],
+        launchOverrides: [String: String] = [:]
+    ) {
+        self.init(server: serverValues, overrides: overrides, launch: launchOverrides, decoded: [:], engine: nil)
     }
 
     init(
-        server: [String: String], overrides: [String: String],
+        server: [String: String], overrides: [String: String], launch: [String: String],
         decoded: [ObjectIdentifier: ConfigurationEngine.DecodedEntry], engine: ConfigurationEngine?
     ) {
         self.serverValues = server
         self.overrides = overrides
+        self.launchOverrides = launch
         self.decoded = decoded
         self.engine = engine
     }
@@ -50,7 +57,8 @@ public struct ConfigurationValues: Sendable {
     /// A snapshot taken from a service counts as the program reading the key (see
     /// ``ConfigurationReadCoverage``).
     public func resolution<K: ConfigurationKey>(of key: K.Type) -> ConfigurationResolution<K.Value> {
-        let layers = RawLayers(override: overrides[K.name], server: serverValues[K.name])
+        let layers = RawLayers(
+            launch: launchOverrides[K.name], override: overrides[K.name], server: serverValues[K.name])
         let resolution: ConfigurationResolution<K.Value>
         if let entry = decoded[ObjectIdentifier(K.self)], entry.layers == layers,
             let box = entry.box as? ResolutionBox<K.Value>

@@ -177,6 +177,7 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
             reads: coverage.reads, unregistered: coverage.unregistered, rejectedOverrides: engine.rejectedOverrides())
         report.host = host
         report.programVersion = programVersion?.description
+        report.launchOverrides = engine.launchOverrides
         let (skip, lease, budget) = output.withLock { output -> (Bool, Int64, Int) in
             guard !output.ended else { return (true, 0, 0) }
             var comparable = report

@@ -70,6 +70,13 @@ extension ProgramReport {
                 rejectedOverrides.map {
                     .object([("name", .string($0.name)), ("value", .string($0.value)), ("reason", .string($0.reason))])
                 }), to: &buffer)
+        if !launchOverrides.isEmpty {
+            member("launchOverrides")
+            JSONWriter.append(
+                .object(
+                    launchOverrides.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.string($0.value)) }),
+                to: &buffer)
+        }
         buffer.append(contentsOf: [0x0A, UInt8(ascii: "}"), 0x0A])
         return Data(buffer)
     }
@@ -235,6 +242,18 @@ extension ProgramReport {
         report.generation = generation
         report.host = try string("host", required: false)
         report.programVersion = try string("programVersion", required: false)
+        switch fields["launchOverrides"] {
+        case .object(let members)?:
+            for member in members {
+                guard case .string(let value) = member.value else {
+                    throw ProgramReportFormatError(
+                        "\"launchOverrides.\(VisibleText.escaped(member.key))\" has the wrong type")
+                }
+                report.launchOverrides[member.key] = value
+            }
+        case nil, .null?: break
+        default: throw ProgramReportFormatError("\"launchOverrides\" has the wrong type")
+        }
         if case .object(let members)? = fields["omitted"] {
             func count(_ name: String) -> Int {
                 guard case .number(let text)? = members.first(where: { $0.key == name })?.value, let value = Int(text)

@@ -35,7 +35,8 @@ package import ServiceConfigurationCore
 ///   ],
 ///   "rejectedOverrides": [
 ///     { "name": "payments.limit", "value": "20 EUR", "reason": "expected an amount like \"20.00 EUR\"" }
-///   ]
+///   ],
+///   "launchOverrides": { "function.album.like.enabled": "Y" }
 /// }
 /// ```
 ///
@@ -57,7 +58,10 @@ package import ServiceConfigurationCore
 ///
 /// `endedAt` is present once the program ended its report (``LiveConfigurationService/endProgramReport()`` or the
 /// service's deinit); `currentValueFirstRead` is absent when the key changed after its last read; `processStart`
-/// is absent where the system cannot say when a process started. Readers ignore fields they do not know, so new
+/// is absent where the system cannot say when a process started. `launchOverrides` (absent when there are none)
+/// holds the overrides the program was launched with and applies until it ends (`-configOverride`,
+/// `CONFIG_OVERRIDES_JSON`, `CONFIG_SCENARIO`; see `ConfigurationLaunchOverrides`), as checked against its catalog:
+/// a change of the store does not reach those keys in that run. Readers ignore fields they do not know, so new
 /// fields can be added without a new version; `version` changes only when a reader of the old version would
 /// misread the file, and readers refuse versions they do not know.
 package struct ProgramReport: Sendable, Hashable {
@@ -109,6 +113,8 @@ package struct ProgramReport: Sendable, Hashable {
     package var host: String?
     /// What a report too large for where it is published left out (see ``Omissions``); empty for a whole report.
     package var omitted = Omissions()
+    /// The overrides the program was launched with, which win over the store's in its run, by key name.
+    package var launchOverrides: [String: String] = [:]
     /// Set by ``ProgramReports``: whether the writer still runs, judged when the file was read.
     package var status: Status
     /// Set by ``ProgramReports``: the file the report was read from.

@@ -176,6 +176,7 @@ package final class ProgramReportPublisher: Sendable {
             rejectedOverrides: engine.rejectedOverrides()
         )
         report.programVersion = programVersion?.description
+        report.launchOverrides = engine.launchOverrides
         var finalReport: ProgramReport?
         let problem = output.withLock { output -> String? in
             guard !output.ended else { return nil }

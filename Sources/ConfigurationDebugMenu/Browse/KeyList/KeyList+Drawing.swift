@@ -106,7 +106,9 @@ extension KeyList {
                     flags: Self.flags(
                         status, rejectedByProgram: data.coverage.rejectsOverride(of: status),
                         syncChanged: data.syncChanges[descriptor.name] != nil,
-                        changed: changedElsewhere[descriptor.name] != nil)
+                        changed: changedElsewhere[descriptor.name] != nil,
+                        launched: status.launchValue != nil
+                            || !data.coverage.launchOverrides(of: descriptor.name).isEmpty)
                 )
                 drawRow(
                     &grid, text, in: rect, columns: columns, selected: isSelected, active: active,
@@ -178,9 +180,10 @@ extension KeyList {
     /// (here, or by a program that reported it), `⊘` the override has expired (`◷`: it will), `~` the override is
     /// stale, `=` the
     /// override equals the server value, `↻` the last server sync changed its server value, `*` changed elsewhere
-    /// moments ago.
+    /// moments ago, `»` this program or a running one was launched with its own value (source LAUNCH until it ends).
     static func flags(
-        _ status: ConfigurationKeyStatus, rejectedByProgram: Bool, syncChanged: Bool, changed: Bool
+        _ status: ConfigurationKeyStatus, rejectedByProgram: Bool, syncChanged: Bool, changed: Bool,
+        launched: Bool = false
     ) -> String {
         var flags = ""
         if status.isServerValueRejected { flags += "!" }
@@ -194,6 +197,7 @@ extension KeyList {
         if status.isRedundant { flags += "=" }
         if syncChanged { flags += "↻" }
         if changed { flags += "*" }
+        if launched { flags += "»" }
         return flags
     }
 
