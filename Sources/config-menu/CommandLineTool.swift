@@ -209,6 +209,7 @@ enum CommandLineTool {
         case "completion": try CompletionCommands(invocation: invocation).completion()
         case "coverage": try CoverageCommand(invocation: invocation).run()
         case "serve": try ServeCommand(invocation: invocation).run()
+        case "at": try AtCommand(invocation: invocation).run()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }
     }
