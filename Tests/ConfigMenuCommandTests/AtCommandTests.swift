@@ -220,6 +220,43 @@ struct AtCommandTests {
         #expect(try key(typing, at: text(Date())).answer["serverValuesKnown"] as? Bool == true)
     }
 
+    @Test(
+        "on an etcd store the overrides at TIME come from its history the same way",
+        .enabled(
+            if: EtcdTestServer.unavailableReason == nil, "etcd is not installed (scripts/setup-debian installs it)"))
+    func etcdStore() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let etcd = try EtcdTestServer.shared.get()
+        let location = etcd.url(prefix: "/cli-at/\(UUID().uuidString.prefix(8))").absoluteString
+        let environment = ChildProcess.Environment.changing([
+            "XDG_STATE_HOME": folder.path, "CONFIG_OVERRIDES_STORE": nil, "CONFIG_OVERRIDES_FILE": nil,
+        ])
+        func tool(_ arguments: String...) throws -> ToolRun {
+            try configMenu(arguments + ["--store", location], environment: environment)
+        }
+        for value in ["7", "9"] { #expect(try tool("set", "function.album.max_photos", value).status == 0) }
+        #expect(try tool("reset", "function.album.max_photos").status == 0)
+        let history = try #require(
+            try JSONSerialization.jsonObject(with: Data(try tool("history", "--json").output.utf8)) as? [String: Any])
+        let times = try (try #require(history["records"] as? [[String: Any]])).reversed().map { try date($0["time"]) }
+        try #require(times.count == 3)
+        for (index, expected) in ["7", "9"].enumerated() {
+            let answer = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(
+                        try tool(
+                            "at", between(times[index], times[index + 1]), "get", "function.album.max_photos", "--json"
+                        )
+                        .output.utf8)) as? [String: Any])
+            let key = try #require(answer["key"] as? [String: Any])
+            #expect(key["value"] as? String == expected && key["source"] as? String == "overridden", "\(answer)")
+            #expect(answer["undoneChanges"] as? Int == 2 - index)
+        }
+        let before = try tool("at", text(times[0].addingTimeInterval(-1)), "get", "function.album.max_photos")
+        #expect(
+            before.output.contains("overrides: UNKNOWN at this time: the history kept starts at"), "\(before.output)")
+    }
+
     @Test("TIME: ISO 8601 with a zone, a local time in $TZ, a duration ago; the future and anything else exit 2")
     func times() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
