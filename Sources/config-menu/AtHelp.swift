@@ -1,10 +1,9 @@
 /// The `--help` text of `config-menu at`.
 extension Help {
     static let atOverview = """
-          at TIME get KEY|list [SCOPE] [--json]
-                                  the values and their sources as they were at TIME (a past time)
-          at TIME export FILE [--with-server-values]
-                                  write the overrides in effect at TIME as a profile to import
+          at TIME get KEY|list [SCOPE] [--json]|export FILE [--with-server-values]
+                                  the values and their sources as they were at a past TIME;
+                                  export: the overrides then, as a profile to import
         """
 
     static let atCommands: [String: String] = [
