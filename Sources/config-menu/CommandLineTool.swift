@@ -210,6 +210,7 @@ enum CommandLineTool {
         case "coverage": try CoverageCommand(invocation: invocation).run()
         case "audit": try AuditCommand(invocation: invocation).run()
         case "serve": try ServeCommand(invocation: invocation).run()
+        case "at": try AtCommand(invocation: invocation).run()
         default: throw ToolError.usage("unknown command \"\(command)\"")
         }
     }

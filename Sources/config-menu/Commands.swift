@@ -22,6 +22,7 @@ struct Commands {
         "coverage": (CoverageCommand.options, 0...10_000, "key names only after --require-both"),
         "audit": (AuditCommand.options, 0...0, "no arguments"),
         "serve": (ServeCommand.options, 0...0, "no arguments"),
+        "at": (AtCommand.options, AtCommand.arguments, "TIME and get KEY, list [SCOPE] or export FILE"),
     ].merging(HistoryCommands.shapes) { $1 }
 
     /// Refuses (usage error) options the command does not take and a wrong number of arguments, before anything is
@@ -78,15 +79,8 @@ struct Commands {
         let context = try ToolContext(invocation)
         context.noteServerValues()
         let snapshot = ConfigurationLayersReading(service: context.service)
-        var report: KeyReport
-        if let descriptor = context.catalog.descriptor(named: name) {
-            report = KeyReport(descriptor: descriptor, status: snapshot.status(of: descriptor))
-            report.programVersion = context.service.programVersion
-        } else if let orphan = snapshot.orphans(isKnown: { $0 != name }).first {
-            report = KeyReport(orphan: orphan)
-        } else {
-            throw ConfigurationError.unknownKey(name, suggestions: context.catalog.suggestions(for: name))
-        }
+        var report = try KeyReport(named: name, catalog: context.catalog, reading: snapshot)
+        report.programVersion = context.service.programVersion
         report = ProgramNotes.current(for: context.store).annotate(report)
         try Output.line(json ? JSONWriter.string(report.json) : report.details)
         try context.failIfCorrupt()

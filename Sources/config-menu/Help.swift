@@ -54,6 +54,7 @@ enum Help {
                                   read a profile into the store, reporting problems first
           catalog                 print the catalog as a JSON manifest
         \(historyOverview)
+        \(atOverview)
           sync [--server-url URL] [--json]
                                   fetch the server values once and print what changed
           status [--json]         where server values come from, how current, the last error
@@ -94,6 +95,7 @@ enum Help {
         .merging(historyCommands) { $1 }
         .merging(simulatorCommands) { $1 }.merging(completionCommands) { $1 }
         .merging(coverageCommands) { $1 }.merging(serveCommands) { $1 }
+        .merging(atCommands) { $1 }
 
     static let baseCommands: [String: String] = [
         "list": """

@@ -18,6 +18,8 @@ final class ServerSyncEngine: Sendable {
         var encodedEvaluations: [UInt8]?
         /// The state name and reason last written after a failure, so a repeated failure is not written again.
         var writtenFailure: String?
+        /// Whether this engine has offered its values to the history once (after that, only changes are offered).
+        var offeredHistory = false
         var observers: [UInt64: @Sendable (ServerSyncStatus) -> Void] = [:]
         var nextObserverID: UInt64 = 1
     }
@@ -25,6 +27,8 @@ final class ServerSyncEngine: Sendable {
     let source: any ServerValuesSource
     let service: (any ConfigurationService)?
     let snapshot: ServerSnapshotFile?
+    /// The bounded history of applied values beside the snapshot (see ``ServerSnapshotHistory``).
+    let history: ServerSnapshotHistory?
     let environment: ServerSyncEnvironment
     /// Who the snapshot says wrote it: this process.
     let writer = ServerSnapshotWriter.current()
@@ -44,6 +48,7 @@ final class ServerSyncEngine: Sendable {
         self.environment = environment
         let snapshot = snapshotURL.map { ServerSnapshotFile(url: $0, faults: faults, confinedTo: snapshotConfinement) }
         self.snapshot = snapshot
+        history = snapshotURL.map { ServerSnapshotHistory(snapshotURL: $0, confinedTo: snapshotConfinement) }
         var initial = State(status: ServerSyncStatus(source: source.location))
         switch snapshot?.load() {
         case .success(let loaded?) where loaded.status.source != source.location:
@@ -102,6 +107,7 @@ final class ServerSyncEngine: Sendable {
         if Task.isCancelled { return .failed(.stopped) }
         let now = now()
         let outcome: ServerSyncOutcome
+        var applied: [String: String]?
         switch fetched {
         case .values(let values, let received), .evaluated(let values, _, let received):
             let evaluations: [String: ServerValueEvaluation]
@@ -110,6 +116,10 @@ final class ServerSyncEngine: Sendable {
             service?.updateServerValues(values)
             let encoded = ServerValuesSnapshot.encodeValues(values)
             let encodedEvaluations = ServerValuesSnapshot.encodeEvaluations(evaluations)
+            applied = state.withLock { state in
+                defer { state.offeredHistory = true }
+                return changes.isEmpty && state.offeredHistory ? nil : values
+            }
             state.withLock { state in
                 state.values = values
                 state.hasValues = true
@@ -134,8 +144,22 @@ final class ServerSyncEngine: Sendable {
             outcome = .notModified
         }
         await save(always: true)
+        if let applied { await recordHistory(applied, at: now) }
         notify()
         return outcome
+    }
+
+    /// Adds applied values to the history beside the snapshot, off the concurrency pool. A history that cannot be
+    /// written does not fail the sync: `config-menu at` says what it cannot know.
+    private func recordHistory(_ values: [String: String], at time: Date) async {
+        guard let history else { return }
+        let source = source.location
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            io.async {
+                _ = history.record(values, source: source, at: time)
+                continuation.resume()
+            }
+        }
     }
 
     /// Records a failure (a fetch, or a source's change watch): the values stay, the state turns stale (or error
