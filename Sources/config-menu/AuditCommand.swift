@@ -12,18 +12,20 @@ struct AuditCommand {
     let invocation: Invocation
 
     /// The command's own options.
-    static let options: Set<String> = ["--json", "--fail-past-due", "--due-within", "--older-than"]
+    static let options: Set<String> = ["--json", "--fail-past-due", "--due-within", "--older-than", "--last-runs"]
 
     func run() throws {
         try invocation.check(allowed: Self.options)
         guard invocation.positional.isEmpty else { throw ToolError.usage("audit takes no arguments", command: "audit") }
         let dueWithin = try days("--due-within", default: 30)
         let olderThan = try days("--older-than", default: 30)
+        let runCount = try runsToJudge()
         let context = try ToolContext(invocation)
         context.noteServerValues()
         let audit = LifecycleAudit(
             catalog: context.catalog, layers: ConfigurationLayersReading(service: context.service), now: Date(),
-            version: context.service.programVersion, dueWithin: dueWithin, olderThan: olderThan)
+            version: context.service.programVersion, dueWithin: dueWithin, olderThan: olderThan,
+            recentRuns: recentRuns(context, count: runCount))
         let reset = resetCommand()
         if invocation.flags.contains("--json") {
             try Output.line(JSONWriter.string(audit.json(resetCommand: reset)))
@@ -48,6 +50,27 @@ struct AuditCommand {
                 command: "audit")
         }
         return days
+    }
+
+    /// How many of the newest finished runs `--last-runs` judges (default 10).
+    private func runsToJudge() throws -> Int {
+        guard let text = invocation.options["--last-runs"] else { return 10 }
+        guard let count = Int(text), (1...ProgramRunHistory.keptRuns).contains(count) else {
+            throw ToolError.usage(
+                "--last-runs needs a number of runs from 1 to \(ProgramRunHistory.keptRuns), got \"\(VisibleText.escaped(text))\"",
+                command: "audit")
+        }
+        return count
+    }
+
+    /// The newest `count` finished runs of the store's run history (killed ones swept in, as `coverage --runs` does),
+    /// newest first; `nil` for a store without one (a served store).
+    private func recentRuns(_ context: ToolContext, count: Int) -> [ProgramReport]? {
+        guard let place = ProgramReportPlace(context.store) else { return nil }
+        let listing = place.sweptRuns()
+        for problem in listing.problems { CommandLineTool.report("warning: unreadable run \(problem)") }
+        let newest = listing.reports.sorted { ($0.endedAt ?? $0.writtenAt) > ($1.endedAt ?? $1.writtenAt) }
+        return Array(newest.prefix(count))
     }
 
     /// `config-menu reset` with the options that chose this store and catalog, for the lines that say how to remove
@@ -90,10 +113,15 @@ struct LifecycleAudit {
         var overrides: [(name: String, detail: String)] = []
     }
 
+    /// How many recent runs the `unread` group judged (0: no run history, the group is not judged).
+    let judgedRuns: Int
+
     init(
         catalog: ConfigurationCatalog, layers: ConfigurationLayersReading, now: Date, version: ProgramVersion?,
-        dueWithin: Int, olderThan: Int
+        dueWithin: Int, olderThan: Int, recentRuns: [ProgramReport]?
     ) {
+        judgedRuns = recentRuns?.count ?? 0
+        let readInRuns = Set((recentRuns ?? []).flatMap { $0.reads.map(\.name) })
         requiresOwners = catalog.requiresOwners
         self.dueWithin = dueWithin
         self.olderThan = olderThan
@@ -105,6 +133,8 @@ struct LifecycleAudit {
         var equalsDefault = OverrideGroup(
             id: "equalsDefault", title: "Overrides equal to the default while the server sends nothing")
         var onPastDue = OverrideGroup(id: "pastDueKey", title: "Overrides of keys past their removal")
+        var unread = OverrideGroup(
+            id: "unread", title: "Overrides no program read in the last \(judgedRuns) run\(judgedRuns == 1 ? "" : "s")")
         for key in catalog.keys {
             let standing = key.lifecycle.removeBy?.standing(at: now, version: version)
             switch standing {
@@ -128,12 +158,15 @@ struct LifecycleAudit {
             if standing?.isPastDue == true {
                 onPastDue.overrides.append((key.name, "remove by \(key.lifecycle.removeBy!.description)"))
             }
+            if judgedRuns > 0, !readInRuns.contains(key.name) {
+                unread.overrides.append((key.name, "= \(KeyReport.quoted(entry.value))"))
+            }
         }
         var orphans = OverrideGroup(id: "orphan", title: "Overrides of keys this catalog does not know")
         for orphan in layers.orphans(isKnown: { catalog.descriptor(named: $0) != nil }) {
             orphans.overrides.append((orphan.name, "= \(KeyReport.quoted(orphan.override?.value))"))
         }
-        overrideGroups = [old, redundant, equalsDefault, onPastDue, orphans]
+        overrideGroups = [old, redundant, equalsDefault, onPastDue, unread, orphans]
     }
 
     /// The number of findings.
@@ -183,11 +216,16 @@ struct LifecycleAudit {
             section(group.title, group.overrides)
             lines.insert("  remove: " + resetCommand(group.overrides.map(\.name)), at: lines.count - 1)
         }
-        if lines.isEmpty {
-            lines.append("nothing to clean up: no key past due or due within \(dueWithin) days, no stale override")
-        } else {
-            lines.append(summaryLine)
+        let nothing = lines.isEmpty
+        if judgedRuns == 0 {
+            lines.append(
+                "(no finished run in the store's run history: overrides no program read are not judged; a run is kept "
+                    + "once its program ends)")
         }
+        lines.append(
+            nothing
+                ? "nothing to clean up: no key past due or due within \(dueWithin) days, no stale override"
+                : summaryLine)
         return lines.joined(separator: "\n")
     }
 
@@ -224,6 +262,7 @@ struct LifecycleAudit {
             ("programVersion", version.map { .string($0.description) } ?? .null),
             ("dueWithinDays", .number(String(dueWithin))),
             ("olderThanDays", .number(String(olderThan))),
+            ("judgedRuns", .number(String(judgedRuns))),
             ("pastDue", .array(pastDue.map { keyJSON($0.key, $0.standing) })),
             ("dueSoon", .array(dueSoon.map { keyJSON($0.key, $0.standing) })),
             ("dueAtVersion", .array(dueAtVersion.map { keyJSON($0, nil) })),

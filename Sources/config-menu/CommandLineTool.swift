@@ -52,6 +52,7 @@ struct Invocation {
         "--server-url", "--sync-interval", "--for", "--until-version", "--program-version", "--profiles", "--limit",
         "--etcd-ca-file", "--simulator", "--device", "--app-name",  // SimulatorStore.options
         "--context", "--targeting-key", "--listen", "--token-file", "--due-within", "--older-than", "--since",
+        "--last-runs",
     ]
     /// Valued options that may be given more than once.
     static let repeatable: Set<String> = ["--context"]

@@ -71,6 +71,7 @@ extension Help {
         """,
         "audit": """
         usage: config-menu audit [--json] [--fail-past-due] [--due-within DAYS] [--older-than DAYS]
+                                 [--last-runs N]
 
         Flags that rot and overrides left behind, from the catalog's lifecycle declarations (a key's
         owner, ticket and removeBy: a day YYYY-MM-DD, due from 00:00 UTC, or an app version) and the
@@ -79,16 +80,17 @@ extension Help {
           only with --program-version V), keys without an owner when the catalog requires one;
           overrides set more than DAYS ago (--older-than, default 30), overrides equal to the server
           value or (when the server sends nothing) to the default, overrides of keys past their
-          removal, and overrides of keys the catalog does not know, each group with the
-          `config-menu reset KEY...` line that removes it.
+          removal, overrides no program read in the newest N finished runs of the store's run
+          history (--last-runs, default 10; see coverage --runs), and overrides of keys the catalog
+          does not know, each group with the `config-menu reset KEY...` line that removes it.
 
           --fail-past-due         exit 3 when a key is past its removal (after the output; the
                                   message names the keys): fails a CI job when a flag overstays
           --json                  {"time", "programVersion", "dueWithinDays", "olderThanDays",
-                                  "pastDue", "dueSoon", "dueAtVersion", "withoutOwner" (arrays of
+                                  "judgedRuns", "pastDue", "dueSoon", "dueAtVersion", "withoutOwner" (arrays of
                                   {name, scope, owner, ticket, removeBy: {date|version}, daysPastDue
                                   or daysLeft}), "requiresOwners", "overrides": {"old", "redundant",
-                                  "equalsDefault", "pastDueKey", "orphan": {"keys": [names],
+                                  "equalsDefault", "pastDueKey", "unread", "orphan": {"keys": [names],
                                   "remove": the reset command line or null}}}
 
         \(sources)

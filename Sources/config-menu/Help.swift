@@ -61,9 +61,9 @@ enum Help {
           coverage [--json] [--require-read] [--runs [--since VERSION|DATE] [--require-both [KEY...]]]
                                   which keys the running program read, never read, read unregistered;
                                   with --runs, across the kept runs: the values each key was read with
-          audit [--json] [--fail-past-due] [--due-within DAYS] [--older-than DAYS]
+          audit [--json] [--fail-past-due] [--due-within DAYS] [--older-than DAYS] [--last-runs N]
                                   keys past their removal or due soon, keys without an owner, and
-                                  overrides to clean up (old, redundant, orphaned)
+                                  overrides to clean up (old, redundant, unread, orphaned)
           serve [--listen ADDR:PORT] [--token-file FILE]
                                   serve the effective values over OFREP to any OpenFeature client,
                                   with a change stream

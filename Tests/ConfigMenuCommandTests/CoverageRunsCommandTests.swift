@@ -128,6 +128,22 @@ struct CoverageRunsCommandTests {
         #expect(
             badSince.error.contains(
                 "--since needs a version like 8.2 or a date like 2026-12-01 (UTC), got \"last week\""))
+
+        // audit: an override no run read (the profile screen's colour: the runs never opened it) is listed with the
+        // line that removes it; the button test's override was read in the newest run, so it is not.
+        #expect(try menu("set", "function.profile.theme_color", "#06C755").status == 0)
+        let audit = try json(try menu("audit", "--json"))
+        #expect(audit["judgedRuns"] as? Int == 3)
+        let unread = try #require((audit["overrides"] as? [String: [String: Any]])?["unread"])
+        #expect(unread["keys"] as? [String] == ["function.profile.theme_color"], "\(unread)")
+        #expect(
+            (unread["remove"] as? String)?.hasSuffix("reset --store \(store.path) function.profile.theme_color") == true
+        )
+        let lastRun = try menu("audit", "--last-runs", "1")
+        #expect(
+            lastRun.output.contains("Overrides no program read in the last 1 run (1):\n  function.profile.theme_color"),
+            "\(lastRun.output)")
+        #expect(try menu("audit", "--last-runs", "0").status == 2)
     }
 
     @Test("an empty history exits 1 naming it; an unreadable run is a warning naming the file")
