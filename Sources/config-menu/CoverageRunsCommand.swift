@@ -203,9 +203,16 @@ struct CoverageRunsCommand {
         let neverRead = evidence.neverRead(catalogKeys: context.catalog.keys.map(\.name))
         lines.append("")
         lines.append("never read in these runs (\(neverRead.count)): cleanup candidates")
+        let nameWidth = min(neverRead.map { show($0).count }.max() ?? 0, 48)
         for name in neverRead {
-            let owner = owner(of: context.catalog.descriptor(named: name)).map { "  (owner: \(show($0)))" } ?? ""
-            lines.append("  \(show(name))\(owner)")
+            let shown = show(name)
+            let owner = owner(of: context.catalog.descriptor(named: name)).map { "  owner: \(show($0))" } ?? ""
+            lines.append(
+                "  "
+                    + (owner.isEmpty
+                        ? shown : shown.padding(toLength: max(nameWidth, shown.count), withPad: " ", startingAt: 0))
+                    + owner
+            )
         }
         return lines.joined(separator: "\n")
     }
