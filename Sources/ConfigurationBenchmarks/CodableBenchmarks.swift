@@ -537,9 +537,15 @@ func printComparison(_ name: String, _ timing: (first: Double, second: Double, r
 
 /// The peak resident memory that one decode of a `count`-sized input adds, in a fresh process.
 func codableMemory(format: String, decoder: String, count: Int) throws -> Double {
+    try childMemory(["--codable-memory", format, decoder, String(count)])
+}
+
+/// Runs this benchmark again with `arguments` (a memory child, which prints its resident set before and its peak
+/// during the measured work, in MiB) and returns what the work added.
+func childMemory(_ arguments: [String]) throws -> Double {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: URL(fileURLWithPath: CommandLine.arguments[0]).path)
-    process.arguments = ["--codable-memory", format, decoder, String(count)]
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     try process.run()

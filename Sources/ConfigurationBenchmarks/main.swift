@@ -4,6 +4,7 @@
 //     swift run -c release config-benchmarks reads     # key reads only
 //     swift run -c release config-benchmarks store     # the override store only
 //     swift run -c release config-benchmarks menu      # the debug menu: start-up, memory, filtering, rendering
+//     swift run -c release config-benchmarks manifest  # catalog manifests: writing, reading, memory (100k, 1M keys)
 //     swift run -c release config-benchmarks sync      # server values sync on loopback: 304, 5,000-key 200, memory
 //     swift run -c release config-benchmarks etcd      # a set in one process to the callback in another: etcd vs file
 //     swift run -c release config-benchmarks reports   # a 100,000-read program report: writing, reading, the menu
@@ -154,19 +155,26 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--codable-memo
     exit(0)
 }
 
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--manifest-memory" {
+    try manifestMemoryChild(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory" {
     try syncMemoryChild(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-guard ["all", "reads", "store", "menu", "sync", "ofrep", "serve", "etcd", "reports", "codable"].contains(section) else {
-    print("usage: config-benchmarks [all|reads|store|menu|sync|ofrep|serve|etcd|reports|codable]")
+let sections = ["all", "reads", "store", "menu", "manifest", "sync", "ofrep", "serve", "etcd", "reports", "codable"]
+guard sections.contains(section) else {
+    print("usage: config-benchmarks [\(sections.joined(separator: "|"))]")
     exit(2)
 }
 if section == "all" || section == "reads" { try readBenchmarks() }
 if section == "all" || section == "store" { try storeBenchmarks() }
 if section == "all" || section == "menu" { try menuBenchmarks() }
+if section == "all" || section == "manifest" { try manifestBenchmarks() }
 if section == "all" || section == "reports" { try reportBenchmarks() }
 if section == "all" || section == "sync" { try syncBenchmarks() }
 if section == "all" || section == "ofrep" { try ofrepBenchmarks() }

@@ -77,7 +77,7 @@ struct BoundedNumberTests {
     @Test("a manifest with a bad range is refused, naming the field")
     func badManifest() throws {
         var text = String(decoding: catalog.manifestJSON(), as: UTF8.self)
-        text = text.replacingOccurrences(of: "\"minimum\" : \"1\"", with: "\"minimum\" : \"99\"")
+        text = text.replacingOccurrences(of: "\"minimum\":\"1\"", with: "\"minimum\":\"99\"")
         #expect(text.contains("\"99\""), "the manifest spells the range as expected: \(text.prefix(400))")
         #expect(throws: ConfigurationManifestError.self) { try ConfigurationCatalog(manifest: Data(text.utf8)) }
     }

@@ -172,7 +172,7 @@ struct DeclarationCheckTests {
         #expect(catalog.keys.map(\.summary) == ["an inferred String", "an explicit String?", "computed", nil])
         let restored = try ConfigurationCatalog(manifest: catalog.manifestJSON())
         #expect(restored.keys.map(\.summary) == catalog.keys.map(\.summary))
-        #expect(String(decoding: catalog.manifestJSON(), as: UTF8.self).contains(#""summary" : "computed""#))
+        #expect(String(decoding: catalog.manifestJSON(), as: UTF8.self).contains(#""summary":"computed""#))
     }
 
     @Test("a Bool encoding with one string for both values, or on a key that is not Bool, is refused")

@@ -8,20 +8,15 @@ public import Foundation
 /// let catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: "app.manifest.json"))   // in a tool
 /// ```
 ///
-/// Format (version 1; members are written in alphabetical order, unknown members are ignored when read):
+/// Format (version 1; written as compact JSON with one key per line and members in alphabetical order; any JSON
+/// layout is read, and unknown members are ignored):
 ///
 /// ```json
-/// {
-///   "format": "service-configuration-manifest",
-///   "scopes": [
-///     {"keys": [
-///        {"control": {"kind": "toggle", "off": "N", "on": "Y"}, "default": "N", "name": "function.album.like.enabled",
-///         "summary": "Whether album photos show a like button.", "title": "Like Enabled", "type": "Bool"}
-///      ],
-///      "name": "Album"}
-///   ],
-///   "version": 1
-/// }
+/// {"format":"service-configuration-manifest","scopes":[
+/// {"keys":[
+/// {"control":{"kind":"toggle","off":"N","on":"Y"},"default":"N","name":"function.album.like.enabled","summary":"Whether album photos show a like button.","title":"Like Enabled","type":"Bool"}
+/// ],"name":"Album"}
+/// ],"version":1}
 /// ```
 ///
 /// `control.kind` is `toggle` (with its two wire strings `on` and `off`), `picker` (with `choices`: `value`,
@@ -46,35 +41,49 @@ public enum ConfigurationManifest {
     public static let formatName = "service-configuration-manifest"
     /// The version this build writes and reads.
     public static let version = 1
-    /// The largest manifest file read: 256 MiB (a catalog of 100,000 keys takes about 30).
-    public static let sizeLimit = 256 << 20
+    /// The largest manifest file read: 1 GiB. The writer takes about 170 bytes a key (a catalog of 1,000,000 keys
+    /// with titles and no summaries is about 170 MiB), so whatever this build writes for a catalog of a few million
+    /// keys, it reads.
+    public static let sizeLimit = 1 << 30
 }
 
 extension ConfigurationCatalog {
-    /// The catalog as a manifest: indented JSON with sorted members, ending in a newline; the same catalog always
-    /// gives the same bytes.
+    /// The catalog as a manifest: compact JSON with one key per line and members in alphabetical order, ending in a
+    /// newline; the same catalog always gives the same bytes.
     public func manifestJSON() -> Data {
-        let document = ManifestDocument(
-            format: ConfigurationManifest.formatName,
-            version: ConfigurationManifest.version,
-            scopes: scopes.map { scope in
-                ManifestDocument.Scope(name: scope.name, keys: scope.keys.map(ManifestDocument.Key.init))
-            },
-            requiresOwners: requiresOwners ? true : nil
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            return try encoder.encode(document) + Data([0x0A])
-        } catch {
-            // Only strings, integers and Booleans are encoded: this cannot fail.
-            preconditionFailure("a manifest could not be encoded: \(error)")
-        }
+        Data(
+            ManifestCompactForm.write(
+                scopes: scopes, requiresOwners: requiresOwners, estimatedKeys: scopes.reduce(0) { $0 + $1.keys.count }))
     }
 
     /// Reads a manifest; `source` names it in errors.
     public init(manifest data: Data, source: URL? = nil) throws(ConfigurationManifestError) {
         let fail = { (problem: String) in ConfigurationManifestError(url: source, problem: problem) }
+        // The fast reader takes the plain form every writer produces, a scope at a time; anything else, and every
+        // refusal, goes through `JSONDecoder`, which says what is wrong.
+        var fastScopes: [Scope] = []
+        let plain = data.withUnsafeBytes { bytes in
+            ManifestCompactForm.read(bytes) { scope in
+                guard
+                    let keys = try? scope.keys.map({ key throws(ManifestDocument.KeyProblem) in
+                        try key.descriptor(scope: scope.name)
+                    })
+                else { return false }
+                fastScopes.append(Scope(name: scope.name, keys: keys))
+                return true
+            }
+        }
+        if let plain, plain.format == ConfigurationManifest.formatName, plain.version <= ConfigurationManifest.version {
+            // The decoder would read the same document, so a refusal here is the one it would give.
+            do {
+                try self.init(scopes: fastScopes)
+            } catch {
+                throw fail(error.description)
+            }
+            requiresOwners = plain.requiresOwners ?? false
+            return
+        }
+        fastScopes = []
         let decoder = JSONDecoder()
         let header: ManifestDocument.Header
         do {
@@ -97,6 +106,13 @@ extension ConfigurationCatalog {
         } catch {
             throw fail(ManifestDocument.problem(decoding: error, in: data))
         }
+        try self.init(document: document, fail: fail)
+    }
+
+    /// The catalog `document` describes, after checking every key.
+    private init(
+        document: ManifestDocument, fail: (String) -> ConfigurationManifestError
+    ) throws(ConfigurationManifestError) {
         var scopes: [Scope] = []
         for (scopeIndex, scope) in document.scopes.enumerated() {
             var keys: [ConfigurationKeyDescriptor] = []

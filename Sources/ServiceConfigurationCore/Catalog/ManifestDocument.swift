@@ -1,7 +1,8 @@
 import Foundation
 
-/// The manifest's JSON shape, read and written with Foundation's `JSONDecoder` and `JSONEncoder`.
-struct ManifestDocument: Codable {
+/// The manifest's JSON shape: read by ``ManifestCompactForm`` when it can, else by Foundation's `JSONDecoder`;
+/// written by ``ManifestCompactForm``.
+struct ManifestDocument: Decodable {
     var format: String
     var version: Int
     var scopes: [Scope]
@@ -23,12 +24,12 @@ struct ManifestDocument: Codable {
         }
     }
 
-    struct Scope: Codable {
+    struct Scope: Decodable {
         var name: String
         var keys: [Key]
     }
 
-    struct Key: Codable {
+    struct Key: Decodable {
         var name: String
         var title: String?
         var type: String?
@@ -43,12 +44,12 @@ struct ManifestDocument: Codable {
     }
 
     /// `{"date": "2027-03-31"}` or `{"version": "8.4"}`.
-    struct RemoveBy: Codable {
+    struct RemoveBy: Decodable {
         var date: String?
         var version: String?
     }
 
-    struct Control: Codable {
+    struct Control: Decodable {
         var kind: String
         var on: String?
         var off: String?
@@ -59,7 +60,7 @@ struct ManifestDocument: Codable {
         var choices: [Choice]?
     }
 
-    struct Choice: Codable {
+    struct Choice: Decodable {
         var value: String
         var title: String?
         var enabled: Bool?

@@ -15,8 +15,8 @@ extension ConfigurationCatalog {
             guard case .tooLarge = error.reason else {
                 throw ConfigurationManifestError(url: url, problem: "cannot read the file (\(error.problem))")
             }
-            throw ConfigurationManifestError(
-                url: url, problem: "larger than \(limit >> 20) MiB; this is not a catalog manifest")
+            let size = limit % (1 << 30) == 0 ? "\(limit >> 30) GiB" : "\(limit >> 20) MiB"
+            throw ConfigurationManifestError(url: url, problem: "larger than \(size); this is not a catalog manifest")
         }
         try self.init(manifest: data, source: url)
     }
