@@ -60,18 +60,23 @@ package final class KeyTable: Sendable {
         for (scopeIndex, scope) in catalog.scopes.enumerated() {
             let start = keys.count
             let prefix = Self.commonPrefix(scope.keys.map(\.name))
+            let prefixLength = prefix.count
             for descriptor in scope.keys {
                 keys.append(Key(descriptor: descriptor, scope: scopeIndex))
-                offsets.append(text.count)
-                for field in [descriptor.title, descriptor.name, scope.name] {
-                    if text.count > offsets[offsets.count - 1] { text.append(1) }
-                    Self.appendLowercased(field, to: &text)
-                }
+                let start = text.count
+                offsets.append(start)
+                // Title, name and scope, each after a 1 when something precedes it.
+                Self.appendLowercased(descriptor.title, to: &text)
+                if text.count > start { text.append(1) }
+                Self.appendLowercased(descriptor.name, to: &text)
+                if text.count > start { text.append(1) }
+                Self.appendLowercased(scope.name, to: &text)
                 summaryOffsets.append(summaries.count)
                 Self.appendLowercased(descriptor.summary ?? "", to: &summaries)
+                let nameWidth = TextWidth.of(descriptor.name)
                 widestTitle = max(widestTitle, TextWidth.of(descriptor.title))
-                widestName = max(widestName, TextWidth.of(descriptor.name))
-                widestShortName = max(widestShortName, TextWidth.of(descriptor.name) - prefix.count)
+                widestName = max(widestName, nameWidth)
+                widestShortName = max(widestShortName, nameWidth - prefixLength)
             }
             scopes.append(Scope(name: scope.name, range: start..<keys.count, namePrefix: prefix))
         }
@@ -104,6 +109,24 @@ package final class KeyTable: Sendable {
     /// The longest start shared by every name, cut after its last dot; empty for fewer than two names or when
     /// nothing would remain of a name.
     static func commonPrefix(_ names: [String]) -> String {
+        guard names.count > 1, let first = names.first else { return "" }
+        // Compared as UTF-8 (fast). The answer stands when every name starts with it character by character too, which
+        // only a combining mark right after the dot can spoil; names whose letters differ only in how they are encoded
+        // (é as one scalar or as e and a combining accent) share a shorter prefix here than character by character.
+        var length = first.utf8.count
+        for name in names.dropFirst() {
+            length = zip(first.utf8.prefix(length), name.utf8).prefix { $0 == $1 }.count
+        }
+        guard let dot = first.utf8.prefix(length).lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        let candidate = String(decoding: first.utf8.prefix(through: dot), as: UTF8.self)
+        if names.allSatisfy({ $0.hasPrefix(candidate) }) {
+            return names.contains { $0.utf8.count == candidate.utf8.count } ? "" : candidate
+        }
+        return characterPrefix(names)
+    }
+
+    /// ``commonPrefix(_:)`` character by character.
+    private static func characterPrefix(_ names: [String]) -> String {
         guard names.count > 1, var prefix = names.first.map(Array.init) else { return "" }
         for name in names.dropFirst() {
             let characters = Array(name)

@@ -34,7 +34,14 @@ package enum TextWidth {
 
     /// The number of columns `text` occupies.
     package static func of<S: StringProtocol>(_ text: S) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // ASCII (nearly every name and title): a column per printable byte, none for a control character, as the
+        // per-character rule below gives.
+        var columns = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
+            if byte >= 0x20, byte < 0x7F { columns += 1 }
+        }
+        return columns
     }
 
     /// The longest prefix of `text` that fits in `columns`, with an ellipsis when something was cut.
