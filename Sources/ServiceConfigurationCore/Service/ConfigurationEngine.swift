@@ -305,11 +305,33 @@ package final class ConfigurationEngine: Sendable {
             state -> ([String: Transition], [@Sendable (Set<String>) -> Void], (@Sendable (CoverageChange) -> Void)?) in
             let before = (server: state.server, overrides: state.overrides)
             mutate(&state)
-            var transitions: [String: Transition] = [:]
-            func compare(_ name: String) {
+            func layers(_ name: String) -> (old: RawLayers, new: RawLayers) {
                 let old = RawLayers(
                     launch: state.launch[name], override: before.overrides[name], server: before.server[name])
-                let new = state.layers(for: name)
+                return (old, state.layers(for: name))
+            }
+            let observers = self.observers.handlers
+            if observers.isEmpty, state.changeHook == nil {
+                // Nobody to tell which keys changed (a command line tool, a service being set up): only whether
+                // anything did, which moves the generation the read caches check. The first difference answers it.
+                func differs(_ name: String) -> Bool {
+                    let (old, new) = layers(name)
+                    return old != new
+                }
+                let changed =
+                    names.map { $0.contains(where: differs) }
+                    ?? (before.server.keys.contains(where: differs) || state.server.keys.contains(where: differs)
+                        || before.overrides.keys.contains(where: differs)
+                        || state.overrides.keys.contains(where: differs))
+                if changed {
+                    state.generation += 1
+                    generation.store(state.generation, ordering: .releasing)
+                }
+                return ([:], [], nil)
+            }
+            var transitions: [String: Transition] = [:]
+            func compare(_ name: String) {
+                let (old, new) = layers(name)
                 if old != new { transitions[name] = (old, new, state.descriptors[name]) }
             }
             if let names {
@@ -325,7 +347,7 @@ package final class ConfigurationEngine: Sendable {
             generation.store(state.generation, ordering: .releasing)
             // Taken under the state lock (the registry's lock nests inside it, never the other way round), so an
             // observer added after this change is not told about it.
-            return (transitions, self.observers.handlers, state.changeHook)
+            return (transitions, observers, state.changeHook)
         }
         hook?(.layers)
         let changed = Set(
