@@ -263,11 +263,17 @@ public final class FileOverrideStore: Sendable {
                 throw StoreFile.Failure(kind: .io, problem: "the change was refused: \(error)")
             }
             if replacingAll { document.removeAllLines() }
-            for key in Set(before.keys).union(entries.keys) where document[key] != entries[key] {
-                if let entry = entries[key], let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
+            // The document holds `before` (its usable entries), or nothing when replacing all: only what differs from
+            // that is written, so a change to one of 100,000 overrides touches one line.
+            let current = replacingAll ? [:] : before
+            for (key, entry) in entries where current[key] != entry {
+                if let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
                     throw StoreFile.Failure(kind: .limitExceeded, problem: violation + "; nothing was saved")
                 }
-                document[key] = entries[key]
+                document[key] = entry
+            }
+            for key in current.keys where entries[key] == nil {
+                document[key] = nil
             }
         }
     }
