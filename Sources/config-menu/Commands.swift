@@ -269,6 +269,6 @@ struct Commands {
         try invocation.check(allowed: [])
         _ = try arguments(0...0, "no arguments")
         let context = try ToolContext(invocation)
-        try Output.data([UInt8](context.catalog.manifestJSON()))
+        try Output.data(context.catalog.manifestBytes())
     }
 }

@@ -51,9 +51,13 @@ extension ConfigurationCatalog {
     /// The catalog as a manifest: compact JSON with one key per line and members in alphabetical order, ending in a
     /// newline; the same catalog always gives the same bytes.
     public func manifestJSON() -> Data {
-        Data(
-            ManifestCompactForm.write(
-                scopes: scopes, requiresOwners: requiresOwners, estimatedKeys: scopes.reduce(0) { $0 + $1.keys.count }))
+        Data(manifestBytes())
+    }
+
+    /// ``manifestJSON()`` as bytes, for a tool that writes them out without another copy (a million keys take 177 MB).
+    package func manifestBytes() -> [UInt8] {
+        ManifestCompactForm.write(
+            scopes: scopes, requiresOwners: requiresOwners, estimatedKeys: scopes.reduce(0) { $0 + $1.keys.count })
     }
 
     /// Reads a manifest; `source` names it in errors.
