@@ -166,6 +166,9 @@ public final class FileOverrideStore: Sendable {
                 // current one, under the state lock that saves record under too, so an older file never wins.
                 let outcome = state.withLock { state -> OverrideStoreChange?? in
                     guard file.fingerprint() == fingerprint else { return .none }
+                    // A save recorded this very file meanwhile, with its notice if it moved a corrupt file aside:
+                    // what it recorded stands (recording the file again would drop the notice).
+                    if state.fingerprint == fingerprint { return .some(nil) }
                     return .some(
                         Self.record(
                             document, fingerprint: fingerprint, error: nil, changed: nil, listening: !observers.isEmpty,
