@@ -63,13 +63,13 @@ package final class KeyTable: Sendable {
             let prefixLength = prefix.count
             for descriptor in scope.keys {
                 keys.append(Key(descriptor: descriptor, scope: scopeIndex))
-                let start = text.count
-                offsets.append(start)
+                let textStart = text.count
+                offsets.append(textStart)
                 // Title, name and scope, each after a 1 when something precedes it.
                 Self.appendLowercased(descriptor.title, to: &text)
-                if text.count > start { text.append(1) }
+                if text.count > textStart { text.append(1) }
                 Self.appendLowercased(descriptor.name, to: &text)
-                if text.count > start { text.append(1) }
+                if text.count > textStart { text.append(1) }
                 Self.appendLowercased(scope.name, to: &text)
                 summaryOffsets.append(summaries.count)
                 Self.appendLowercased(descriptor.summary ?? "", to: &summaries)
