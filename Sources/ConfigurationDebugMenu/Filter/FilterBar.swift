@@ -25,13 +25,13 @@ package struct FilterBar: OpenableComponent {
         switch intent {
         case .filterInsert(let text):
             state.filters.query += text
-            state.refreshList(selectFirst: true)
+            state.requery()
         case .filterBackspace:
             if !state.filters.query.isEmpty { state.filters.query.removeLast() }
-            state.refreshList(selectFirst: true)
+            state.requery()
         case .filterErase:
             state.filters.query = ""
-            state.refreshList(selectFirst: true)
+            state.requery()
         case .toggleSearchEverywhere:
             guard state.filters.scope != nil else {
                 // Tab switches between one module and all; with none selected, say so rather than do nothing.
@@ -39,12 +39,12 @@ package struct FilterBar: OpenableComponent {
                 break
             }
             state.filters.searchEverywhere.toggle()
-            state.refreshList(selectFirst: true)
+            state.requery()
         case .filterAccept:
             return .go(.browsing)
         case .filterCancel:
             state.filters.query = ""
-            state.refreshList()
+            state.requery(selectFirst: false)
             return .go(.browsing)
         case .move(let delta):
             state.list.move(by: delta, visibleRows: state.visibleKeyRows)

@@ -48,7 +48,9 @@ package enum MenuFeedback: Equatable, Sendable {
     case externalEditFailed(String)
     /// A sync asked for with ``MenuIntent/syncNow`` finished.
     case syncFinished(ServerSyncOutcome)
-
+    /// A background ranking finished (``KeyList/pendingRank``): the key list for the filters it was asked for. Taken
+    /// only while it is still the newest one asked for.
+    case ranked(KeyList, id: Int)
 }
 
 /// Changed statuses, from the data source.

@@ -150,3 +150,15 @@ package enum MenuIntent: Equatable, Sendable {
         case backward, forward, toLineStart, toLineEnd, wordBackward
     }
 }
+
+extension MenuIntent {
+    /// Whether the intent only changes the filter's text or where it searches (or closes the filter bar keeping
+    /// them): such keystrokes go on while the list is ranked in the background; any other waits for the ranking, so
+    /// it acts on the rows the query has.
+    var changesQueryOnly: Bool {
+        switch self {
+        case .filterInsert, .filterBackspace, .filterErase, .filterAccept, .toggleSearchEverywhere: true
+        default: false
+        }
+    }
+}

@@ -28,6 +28,8 @@ extension MenuReducer {
             state.height = height
             state.list.keepVisible(visibleRows: state.visibleKeyRows)
             BrowseScreen.revealModule(&state)
+        case .ranked(let list, let id):
+            state.list.adopt(list, id: id, visibleRows: state.visibleKeyRows)
         case .tick(let now):
             state.clock = now
             state.changedElsewhere = state.changedElsewhere.filter { now - $0.value < changeMarkSeconds }

@@ -51,6 +51,11 @@ package struct MenuState: Equatable, Sendable {
     package var messages: [MenuMessage] = []
     /// The wall clock (seconds since 1970) at 0 on the loop's monotonic clock, for the log's times.
     package var wallClockOffset: Double
+    /// From how many keys to look at a new query is ranked off the input thread (``requery(selectFirst:)``): below
+    /// it, ranking takes a few milliseconds and the rows change with the keystroke that changed the query.
+    package var backgroundRankingFrom = 20_000
+    /// The id the next background ranking gets.
+    package var nextRankID = 1
 
     /// The wall clock now, as of the last tick; `nil` when the menu was not given it (tests of fixed screens), so
     /// nothing says "in 59 min" from a made-up now.
@@ -110,6 +115,19 @@ package struct MenuState: Equatable, Sendable {
     /// selecting the first item, with `selectFirst`).
     package mutating func refreshList(selectFirst: Bool = false) {
         list.refresh(data: data, filters: filters, visibleRows: visibleKeyRows, selectFirst: selectFirst)
+    }
+
+    /// After a keystroke changed the query: recomputes the list at once when that is cheap, otherwise asks for a
+    /// ranking off the input thread (``KeyList/pendingRank``), so the keystroke shows in the next frame and the rows
+    /// follow when ready. Only the query's rows wait: the data they index stays as it is until they are adopted
+    /// (anything that changes it refreshes the list at once, superseding the ranking).
+    package mutating func requery(selectFirst: Bool = true) {
+        guard list.rankingWork(data: data, filters: filters) >= backgroundRankingFrom else {
+            refreshList(selectFirst: selectFirst)
+            return
+        }
+        list.pendingRank = KeyList.PendingRank(id: nextRankID, selectFirst: selectFirst)
+        nextRankID += 1
     }
 }
 

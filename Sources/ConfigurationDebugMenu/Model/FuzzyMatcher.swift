@@ -27,23 +27,32 @@ package struct FuzzyMatcher: Sendable {
     /// Whether the query has no terms.
     package var isEmpty: Bool { terms.isEmpty }
 
+    /// How many keys a search looks at between two questions whether to stop (a few hundred microseconds' work).
+    static let stopCheckInterval = 4096
+
     /// Matches the keys `candidates` (all keys when `nil`) of `table`; ranked best first.
     package func rank(_ table: KeyTable, candidates: [Int]? = nil) -> [Match] {
+        rank(table, candidates: candidates, shouldStop: { false }) ?? []
+    }
+
+    /// Matches the keys `candidates` (all keys when `nil`) of `table`, ranked best first; `nil` as soon as
+    /// `shouldStop` says so (it is asked every ``stopCheckInterval`` keys).
+    package func rank(_ table: KeyTable, candidates: [Int]?, shouldStop: () -> Bool) -> [Match]? {
         var matches: [Match] = []
-        table.searchText.withUnsafeBufferPointer { text in
+        let finished = table.searchText.withUnsafeBufferPointer { text in
             table.searchOffsets.withUnsafeBufferPointer { offsets in
-                func consider(_ key: Int) {
+                let count = candidates?.count ?? (offsets.count - 1)
+                for index in 0..<count {
+                    if index % Self.stopCheckInterval == 0, shouldStop() { return false }
+                    let key = candidates?[index] ?? index
                     if let score = score(text, offsets[key]..<offsets[key + 1]) {
                         matches.append(Match(key: key, score: score))
                     }
                 }
-                if let candidates {
-                    for key in candidates { consider(key) }
-                } else {
-                    for key in 0..<(offsets.count - 1) { consider(key) }
-                }
+                return true
             }
         }
+        guard finished else { return nil }
         guard !terms.isEmpty else { return matches }
         // Pack (score descending, key ascending) into one integer and sort that: much faster than a tuple sort.
         var packed = matches.map {

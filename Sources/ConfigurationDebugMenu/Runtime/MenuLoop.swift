@@ -10,11 +10,14 @@ struct MenuLoop {
     let label: String
     /// Where work on the store happens, off the input thread.
     let worker: StoreWorker
+    /// Where a big catalog is ranked for a new query, off the input thread.
+    let ranker: RankWorker
 
-    init(source: MenuDataSource, terminal: any TerminalDevice, label: String) {
+    init(source: MenuDataSource, terminal: any TerminalDevice, label: String, ranker: RankWorker = RankWorker()) {
         self.source = source
         self.terminal = terminal
         self.label = label
+        self.ranker = ranker
         worker = StoreWorker(source: source)
     }
 
@@ -32,7 +35,9 @@ struct MenuLoop {
         while !terminal.stopRequested {
             var events: [KeyEvent] = []
             // While the store works, results are looked for often, so a fast store's answer shows at once.
-            if let first = terminal.nextEvent(timeout: worker.isBusy ? 20 : 200) {
+            // While a ranking runs, its result is looked for every few milliseconds.
+            let timeout = state.list.pendingRank != nil ? 4 : worker.isBusy ? 20 : 200
+            if let first = terminal.nextEvent(timeout: timeout) {
                 events.append(first)
                 // Everything already typed or pasted is handled before one redraw.
                 while events.count < Self.batchLimit, let next = terminal.nextEvent(timeout: 0) { events.append(next) }
@@ -46,6 +51,12 @@ struct MenuLoop {
                 changed || marks != state.changedElsewhere
                 || line != state.data.server.map { ServerLine.text($0, clock: state.clock) }
             if !handle(events, on: &state) { return }
+            // The keystrokes are drawn at once; a ranking they asked for is drawn when it is done (a later frame).
+            dispatchRanking(state)
+            if let ranked = ranker.takeResult() {
+                changed = true
+                if !perform([.feedback(ranked)], on: &state) { return }
+            }
             // A fast store answers within a frame: the outcome is drawn in place of a flash of "saving…".
             if changed, worker.isBusy { worker.waitUntilIdle(timeout: 0.1) }
             let (reported, open) = takeWorkResults(on: &state)
@@ -82,6 +93,8 @@ struct MenuLoop {
                 intent = joined
                 index += 1
             }
+            // Only a change of the query goes on while a ranking is under way; anything else acts on its result.
+            if !intent.changesQueryOnly, !finishRanking(&state) { return false }
             if !perform([.intent(intent)], on: &state) { return false }
         }
         return true
@@ -135,6 +148,33 @@ struct MenuLoop {
         return true
     }
 
+    /// Hands the list's pending ranking to the ranker if it does not have it yet, or stops the ranker's work when
+    /// the list no longer waits for any; returns whether a ranking is pending.
+    @discardableResult
+    func dispatchRanking(_ state: MenuState) -> Bool {
+        guard let pending = state.list.pendingRank else {
+            if ranker.newestID != 0 { ranker.submitNothing() }
+            return false
+        }
+        if pending.id != ranker.newestID {
+            ranker.submit(state.list, data: state.data, filters: state.filters, visibleRows: state.visibleKeyRows)
+        }
+        return true
+    }
+
+    /// Waits for the list's pending ranking, if any, and gives its result to the reducer; false when the menu
+    /// should close.
+    func finishRanking(_ state: inout MenuState) -> Bool {
+        guard dispatchRanking(state) else { return true }
+        ranker.waitUntilIdle(timeout: 600)
+        if let ranked = ranker.takeResult(), !perform([.feedback(ranked)], on: &state) { return false }
+        // Never left waiting: had the result gone astray, the list is computed here.
+        if state.list.pendingRank != nil {
+            state.refreshList(selectFirst: state.list.pendingRank?.selectFirst ?? false)
+        }
+        return true
+    }
+
     /// Gives the reducer what the store worker reported, then what changed in the store; returns whether anything
     /// was reported, and false in `open` when the menu should close.
     func takeWorkResults(on state: inout MenuState) -> (reported: Bool, open: Bool) {
@@ -148,7 +188,7 @@ struct MenuLoop {
     /// their outcomes asked for, giving each outcome to the reducer: what a test sees after a key press.
     @discardableResult
     func performAndWait(_ intents: [MenuIntent], on state: inout MenuState, timeout: Double = 60) -> Bool {
-        guard perform(intents.map { .intent($0) }, on: &state) else { return false }
+        guard perform(intents.map { .intent($0) }, on: &state), finishRanking(&state) else { return false }
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             worker.waitUntilIdle(timeout: max(0, deadline.timeIntervalSinceNow))

@@ -39,6 +39,8 @@ extension KeyList {
         theme: MenuTheme
     ) {
         var title = filters.isActive ? "Keys · \(keyCount) of \(data.table.keys.count)" : "Keys · \(keyCount)"
+        // While a newer query is ranked, the rows (and this count) are the last query's.
+        if pendingRank != nil { title += " · searching…" }
         if orphanCount > 0 { title += " · \(orphanCount) orphaned" }
         title += Self.coverageTitle(data.coverage, read: data.coverageReadCount, unregistered: unregisteredCount)
         if !marks.isEmpty { title += " · \(marks.count) marked" }
@@ -47,7 +49,8 @@ extension KeyList {
             drawFilterLine(&grid, filters: filters, data: data, in: inner.row(0), theme: theme)
             inner = inner.inset(top: 1)
         }
-        let headings = filters.query.isEmpty
+        let query = shownQuery
+        let headings = query.isEmpty
         let shown = rows[min(scroll, rows.count)..<min(rows.count, scroll + inner.height)]
         let valueNeeds = shown.reduce(4) { widest, row in
             guard case .key(let key) = row else { return widest }
@@ -60,12 +63,12 @@ extension KeyList {
         let columns = Columns(
             innerWidth: inner.width, titleNeeds: data.table.widestTitle,
             nameNeeds: headings ? data.table.widestShortName : data.table.widestName, valueNeeds: valueNeeds)
-        let matcher = FuzzyMatcher(query: filters.query)
+        let matcher = FuzzyMatcher(query: query)
         if rows.isEmpty {
             let message =
                 data.table.keys.isEmpty
                 ? "The catalog has no keys."
-                : filters.effectiveScope != nil && !filters.query.isEmpty
+                : filters.effectiveScope != nil && !query.isEmpty
                     ? "No matches in this module. Tab (while typing the filter) searches every module."
                     : "No keys match the filters. Esc clears them."
             grid.write(message, in: inner.row(0).inset(left: 1), style: theme.muted)
@@ -95,7 +98,7 @@ extension KeyList {
                 let mark = pending[descriptor.name]
                 let text = RowText(
                     title: descriptor.title,
-                    name: snippet(key, data: data, query: filters.query).map {
+                    name: snippet(key, data: data, query: query).map {
                         TextWidth.truncate($0, to: columns.name)
                     }
                         ?? TextWidth.truncateMiddle(

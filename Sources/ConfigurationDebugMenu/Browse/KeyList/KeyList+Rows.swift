@@ -3,8 +3,8 @@ import ServiceConfiguration
 
 extension KeyList {
     /// The rows for `data` under `filters`: scope headings and keys in catalog order, or ranked matches of the
-    /// query, then orphaned overrides (when no scope is selected).
-    mutating func computeRows(data: MenuData, filters: KeyFilters) -> [Row] {
+    /// query, then orphaned overrides (when no scope is selected); `nil` as soon as `shouldStop` says so.
+    mutating func computeRows(data: MenuData, filters: KeyFilters, shouldStop: () -> Bool) -> [Row]? {
         let scope = filters.effectiveScope
         let table = data.table
         let statuses = data.statuses
@@ -25,6 +25,7 @@ extension KeyList {
             cache = nil
             let scopes = scope.map { [$0] } ?? Array(table.scopes.indices)
             for scope in scopes {
+                if scope % 256 == 0, shouldStop() { return nil }
                 let keys = table.scopes[scope].range.filter(passes)
                 if keys.isEmpty { continue }
                 rows.append(.heading(scope: scope))
@@ -38,11 +39,13 @@ extension KeyList {
                 candidates = scope.map { Array(table.scopes[$0].range) }
             }
             // Name matches first, ranked; then keys whose description, value or note holds the words.
-            let matches = matcher.rank(table, candidates: candidates).map(\.key)
+            guard let ranked = matcher.rank(table, candidates: candidates, shouldStop: shouldStop) else { return nil }
+            let matches = ranked.map(\.key)
             let named = Set(matches)
             let search = TextSearch(query: filters.query)
             var found: [Int] = []
-            for key in candidates ?? Array(table.keys.indices) where !named.contains(key) {
+            for (index, key) in (candidates ?? Array(table.keys.indices)).enumerated() where !named.contains(key) {
+                if index % FuzzyMatcher.stopCheckInterval == 0, shouldStop() { return nil }
                 if let field = search.match(key, table: table, status: statuses[key]) {
                     textMatches[key] = field
                     found.append(key)
@@ -50,7 +53,10 @@ extension KeyList {
             }
             found.sort()
             cache = FilterCache(query: filters.query, scope: scope, keys: matches + found)
-            let ranked = Self.exactFirst(matches + found, query: filters.query, table: table, statuses: statuses)
+            guard
+                let ranked = Self.exactFirst(
+                    matches + found, query: filters.query, table: table, statuses: statuses, shouldStop: shouldStop)
+            else { return nil }
             rows = ranked.lazy.filter(passes).map { .key($0) }
         }
         if scope == nil {
@@ -71,17 +77,19 @@ extension KeyList {
 extension KeyList {
     /// `keys` with those whose value, title, name or last name component equals the query first, then those that
     /// start with it, each group in the order given: `opus` finds the codec whose value is `opus` before keys whose
-    /// names merely hold o, p, u and s. Compared byte by byte, ASCII letters folded, without allocating.
+    /// names merely hold o, p, u and s. Compared byte by byte, ASCII letters folded, without allocating; `nil` as
+    /// soon as `shouldStop` says so.
     static func exactFirst(
-        _ keys: [Int], query: String, table: KeyTable, statuses: [ConfigurationKeyStatus]
-    ) -> [Int] {
+        _ keys: [Int], query: String, table: KeyTable, statuses: [ConfigurationKeyStatus], shouldStop: () -> Bool
+    ) -> [Int]? {
         let needle = Array(query.trimmingCharacters(in: .whitespaces).utf8).map(foldASCII)
         guard !needle.isEmpty else { return keys }
         var exact: [Int] = []
         var prefix: [Int] = []
         var rest: [Int] = []
         let dot = UInt8(ascii: ".")
-        for key in keys {
+        for (index, key) in keys.enumerated() {
+            if index % FuzzyMatcher.stopCheckInterval == 0, shouldStop() { return nil }
             let descriptor = table.keys[key].descriptor
             let name = descriptor.name.utf8
             // No array of candidates per key: each text is checked in turn, stopping at an exact match.

@@ -44,6 +44,21 @@ package struct KeyList: Equatable, Sendable {
     package var scroll = 0
     /// The keys the last query matched, for narrowing the next keystroke's search.
     var cache: FilterCache?
+    /// The query the rows answer: the filter's query when they were last computed. While a newer query is ranked in
+    /// the background (``pendingRank``), the rows are the previous query's, and are drawn and highlighted for it.
+    package private(set) var shownQuery = ""
+    /// A ranking of the filters as they are now that the loop runs off the input thread (``RankWorker``); until its
+    /// result is adopted (``adopt(_:id:visibleRows:)``) the rows stay those of ``shownQuery``. `nil` when the rows
+    /// answer the filters.
+    package var pendingRank: PendingRank?
+
+    /// A ranking asked for while typing, too big to run between two frames.
+    package struct PendingRank: Equatable, Sendable {
+        /// Tells this ranking from earlier ones: only the newest one's result is adopted.
+        package var id: Int
+        /// Whether the result selects its first row (a new query) or keeps the selected row if still listed.
+        package var selectFirst: Bool
+    }
 
     /// The matches of a query, kept so that typing one more character searches only these.
     struct FilterCache: Equatable, Sendable {
@@ -77,9 +92,20 @@ package struct KeyList: Equatable, Sendable {
 
     /// Recomputes the rows, keeping the selected item selected if it is still listed (or selecting the first item,
     /// with `selectFirst`).
-    package mutating func refresh(data: MenuData, filters: KeyFilters, visibleRows: Int, selectFirst: Bool = false) {
+    /// Any ranking still pending is superseded: these rows answer the filters as they are now.
+    ///
+    /// `shouldStop` is asked now and then while ranking; when it says yes the refresh gives up and returns false,
+    /// leaving the list part way (a ``RankWorker`` refreshes a copy, and drops it then).
+    @discardableResult
+    package mutating func refresh(
+        data: MenuData, filters: KeyFilters, visibleRows: Int, selectFirst: Bool = false,
+        shouldStop: () -> Bool = { false }
+    ) -> Bool {
         let previous = rows.indices.contains(selection) ? rows[selection] : nil
-        rows = computeRows(data: data, filters: filters)
+        guard let computed = computeRows(data: data, filters: filters, shouldStop: shouldStop) else { return false }
+        rows = computed
+        shownQuery = filters.query
+        pendingRank = nil
         keyCount = 0
         orphanCount = 0
         unregisteredCount = 0
@@ -105,6 +131,27 @@ package struct KeyList: Equatable, Sendable {
             }
         }
         keepVisible(visibleRows: visibleRows)
+        return true
+    }
+
+    /// How many keys ranking `filters` would look at: what decides whether it runs between two frames or in the
+    /// background (``MenuState/backgroundRankingFrom``). The previous query's matches when the new one extends it.
+    func rankingWork(data: MenuData, filters: KeyFilters) -> Int {
+        let scope = filters.effectiveScope
+        if !filters.query.isEmpty, let cache, cache.scope == scope, filters.query.hasPrefix(cache.query) {
+            return cache.keys.count
+        }
+        return scope.map { data.table.scopes[$0].range.count } ?? data.table.keys.count
+    }
+
+    /// Takes the rows a ``RankWorker`` computed for the pending ranking `id`, keeping this list's scroll in view of
+    /// `visibleRows`; a result for an earlier ranking, or for none, is dropped. Returns whether it was taken.
+    @discardableResult
+    package mutating func adopt(_ ranked: KeyList, id: Int, visibleRows: Int) -> Bool {
+        guard pendingRank?.id == id, ranked.pendingRank == nil else { return false }
+        self = ranked
+        keepVisible(visibleRows: visibleRows)
+        return true
     }
 
     /// Moves the selection `delta` selectable rows (clamped at the ends).
