@@ -9,6 +9,7 @@
 //     swift run -c release config-benchmarks etcd      # a set in one process to the callback in another: etcd vs file
 //     swift run -c release config-benchmarks reports   # a 100,000-read program report: writing, reading, the menu
 //     swift run -c release config-benchmarks codable   # snapshot and journal: hand-written decoders vs Codable
+//     swift run -c release config-benchmarks reload    # live reload's tail: 200 inotify rounds, quiet and at load 2
 //
 // Every figure is the median of several trials in this one process, so ratios compare like with like. Thread
 // scaling alternates one-thread and two-thread trials and reports the median of the per-trial ratios.
@@ -140,6 +141,13 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-writer
     exit(0)
 }
 
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--spin" { spinChild() }
+
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-replacer" {
+    try storeReplacerChild(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--etcd-writer" {
     try etcdWriterChild(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
@@ -166,7 +174,9 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory"
 }
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
-let sections = ["all", "reads", "store", "menu", "manifest", "sync", "ofrep", "serve", "etcd", "reports", "codable"]
+let sections = [
+    "all", "reads", "store", "menu", "manifest", "sync", "ofrep", "serve", "etcd", "reports", "codable", "reload",
+]
 guard sections.contains(section) else {
     print("usage: config-benchmarks [\(sections.joined(separator: "|"))]")
     exit(2)
@@ -180,6 +190,7 @@ if section == "all" || section == "sync" { try syncBenchmarks() }
 if section == "all" || section == "ofrep" { try ofrepBenchmarks() }
 if section == "all" || section == "ofrep" || section == "serve" { try serveBenchmarks() }
 if section == "all" || section == "codable" { try codableBenchmarks() }
+if section == "all" || section == "reload" { try reloadBenchmarks() }
 if section == "etcd" { try etcdBenchmarks() }
 if section == "all" {
     // Everything else has run by now; a machine without etcd still gets the rest.
