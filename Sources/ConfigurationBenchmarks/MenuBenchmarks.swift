@@ -45,6 +45,20 @@ func peakResidentMiB() -> Double {
     return Double(usage.ru_maxrss) / 1024
 }
 
+/// Milliseconds the reducer takes for each character of `query` typed into the filter of `initial`. A ranking the
+/// keystroke leaves to the ranker is done before the next one, untimed, as the menu's ranker would.
+private func typingTimes(_ query: String, from initial: MenuState) -> [Double] {
+    var state = initial
+    _ = MenuReducer.reduce(&state, .startFilter)
+    return query.map { character in
+        let start = nanoseconds()
+        _ = MenuReducer.reduce(&state, .filterInsert(String(character)))
+        let elapsed = Double(nanoseconds() - start) / 1e6
+        if state.list.pendingRank != nil { state.refreshList(selectFirst: true) }
+        return elapsed
+    }
+}
+
 /// Start-up, memory, filtering and rendering of the debug menu at 700 and 100,000 keys.
 func menuBenchmarks() throws {
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
@@ -79,20 +93,20 @@ func menuBenchmarks() throws {
         print("| \(keys) keys, \(scopes) scopes | \(cells.joined(separator: " | ")) | \(target) |")
     }
 
-    // Filtering: type queries one character at a time into a 100,000-key menu.
+    // Filtering: type queries one character at a time into a 100,000-key menu. The ranking a keystroke asks for
+    // (what the list waits for) is timed with ranking forced onto the calling thread; what the input thread itself
+    // spends on a keystroke, with rankings of 20,000 keys or more left to the ranker (as the menu does), apart.
     let big = try MenuStartup(keys: 100_000, scopes: 1_000, folder: folder)
     let queries = ["upload", "sync enabled", "module42 limit", "prefetch9", "mode", "badge7"]
     var keystrokes: [Double] = []
+    var inputPath: [Double] = []
     var fromScratch: [Double] = []
+    var ranked = big.state
+    ranked.backgroundRankingFrom = .max
     for query in queries {
-        var state = big.state
-        _ = MenuReducer.reduce(&state, .startFilter)
-        for character in query {
-            let start = nanoseconds()
-            _ = MenuReducer.reduce(&state, .filterInsert(String(character)))
-            keystrokes.append(Double(nanoseconds() - start) / 1e6)
-        }
-        var fresh = big.state
+        keystrokes += typingTimes(query, from: ranked)
+        inputPath += typingTimes(query, from: big.state)
+        var fresh = ranked
         fresh.filters.query = query
         let start = nanoseconds()
         _ = MenuReducer.reduce(&fresh, .toggleOnlyOverridden)
@@ -103,15 +117,18 @@ func menuBenchmarks() throws {
     print("| 100,000 keys | median | p95 | worst | note |")
     print("|---|---:|---:|---:|---|")
     printRow(
-        "one filter keystroke (typing \(queries.count) queries)", keystrokes, unit: "ms", note: "target: median ≤ 16 ms"
-    )
+        "one filter keystroke's ranking (typing \(queries.count) queries)", keystrokes, unit: "ms",
+        note: "what the list waits for")
+    printRow(
+        "one filter keystroke on the input thread", inputPath, unit: "ms",
+        note: "rankings of ≥ 20,000 keys go to the ranker; target ≤ 16 ms")
     printRow(
         "re-rank a whole query from scratch", fromScratch, unit: "ms", note: "no narrowing from the previous keystroke")
     // A paste arrives as one batch of key events; the menu loop joins the characters into one insert.
     let paste = String(repeating: "function.upload.enabled ", count: 209).prefix(5_000)
     var pastes: [Double] = []
     for _ in 0..<5 {
-        var state = big.state
+        var state = ranked
         _ = MenuReducer.reduce(&state, .startFilter)
         let start = nanoseconds()
         _ = MenuReducer.reduce(&state, .filterInsert(String(paste)))

@@ -32,6 +32,9 @@ package final class KeyTable: Sendable {
     let searchText: [UInt8]
     /// Where each key's search text starts in ``searchText``; one more entry marks the end.
     let searchOffsets: [Int]
+    /// Where each key's wire name starts and ends within its search text (bytes from its start), two entries a key:
+    /// the title is the bytes before the name, less the separator.
+    let nameBounds: [UInt32]
     /// Lower-cased UTF-8 of every key's summary (description), back to back.
     let summaryText: [UInt8]
     /// Where each key's summary starts in ``summaryText``; one more entry marks the end.
@@ -49,6 +52,7 @@ package final class KeyTable: Sendable {
         var keys: [Key] = []
         var text: [UInt8] = []
         var offsets: [Int] = []
+        var nameBounds: [UInt32] = []
         var summaries: [UInt8] = []
         var summaryOffsets: [Int] = []
         var widestTitle = 0
@@ -56,6 +60,7 @@ package final class KeyTable: Sendable {
         var widestShortName = 0
         keys.reserveCapacity(catalog.keyCount)
         offsets.reserveCapacity(catalog.keyCount + 1)
+        nameBounds.reserveCapacity(2 * catalog.keyCount)
         summaryOffsets.reserveCapacity(catalog.keyCount + 1)
         for (scopeIndex, scope) in catalog.scopes.enumerated() {
             let start = keys.count
@@ -68,7 +73,9 @@ package final class KeyTable: Sendable {
                 // Title, name and scope, each after a 1 when something precedes it.
                 Self.appendLowercased(descriptor.title, to: &text)
                 if text.count > textStart { text.append(1) }
+                nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
                 Self.appendLowercased(descriptor.name, to: &text)
+                nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
                 if text.count > textStart { text.append(1) }
                 Self.appendLowercased(scope.name, to: &text)
                 summaryOffsets.append(summaries.count)
@@ -86,6 +93,7 @@ package final class KeyTable: Sendable {
         self.keys = keys
         self.searchText = text
         self.searchOffsets = offsets
+        self.nameBounds = nameBounds
         self.summaryText = summaries
         self.summaryOffsets = summaryOffsets
         self.widestTitle = widestTitle

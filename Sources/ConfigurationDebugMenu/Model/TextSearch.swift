@@ -22,23 +22,25 @@ package struct TextSearch: Sendable {
         terms = query.split(separator: " ").map { term in term.utf8.map(Self.lower) }
     }
 
-    /// The first field of `key` that holds every term, if any.
-    package func match(_ key: Int, table: KeyTable, status: ConfigurationKeyStatus) -> Field? {
+    /// The first field of `key` that holds every term, if any (`statuses` by key, as in ``MenuData/statuses``).
+    package func match(_ key: Int, table: KeyTable, statuses: [ConfigurationKeyStatus]) -> Field? {
         guard !terms.isEmpty else { return nil }
         let summary = table.summaryText[table.summaryOffsets[key]..<table.summaryOffsets[key + 1]]
         if terms.allSatisfy({ Self.contains(summary, $0) }) { return .summary }
-        for (field, text) in [
-            (Field.value, status.value), (.server, status.serverValue), (.note, status.override?.note),
-        ] {
-            guard let text else { continue }
-            let bytes = Array(text.utf8)
-            if terms.allSatisfy({ Self.contains(bytes[...], $0, lowering: true) }) { return field }
-            if VisibleText.needsEscaping(text) {
-                let shown = Array(VisibleText.escaped(text).utf8)
-                if terms.allSatisfy({ Self.contains(shown[...], $0, lowering: true) }) { return field }
-            }
-        }
+        // Field by field from the array, without copying the whole status or making an array of the fields.
+        if let value = statuses[key].value, holdsEveryTerm(value) { return .value }
+        if let server = statuses[key].serverValue, holdsEveryTerm(server) { return .server }
+        if let note = statuses[key].override?.note, holdsEveryTerm(note) { return .note }
         return nil
+    }
+
+    /// Whether `text` holds every term, as it is or as the screen shows it, searched in place.
+    private func holdsEveryTerm(_ text: String) -> Bool {
+        var text = text
+        if text.withUTF8({ bytes in terms.allSatisfy { Self.contains(bytes, $0, lowering: true) } }) { return true }
+        guard VisibleText.needsEscaping(text) else { return false }
+        let shown = Array(VisibleText.escaped(text).utf8)
+        return terms.allSatisfy { Self.contains(shown[...], $0, lowering: true) }
     }
 
     /// Whether `text` holds a character the screen shows escaped: a control character, an invisible one (zero
@@ -51,7 +53,9 @@ package struct TextSearch: Sendable {
     private static func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
 
     /// Whether `needle` occurs in `haystack` (lower-casing the haystack's ASCII letters when asked).
-    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8], lowering: Bool = false) -> Bool {
+    private static func contains<Bytes: RandomAccessCollection<UInt8>>(
+        _ haystack: Bytes, _ needle: [UInt8], lowering: Bool = false
+    ) -> Bool where Bytes.Index == Int {
         guard !needle.isEmpty else { return true }
         guard haystack.count >= needle.count else { return false }
         let first = needle[0]

@@ -46,7 +46,7 @@ extension KeyList {
             var found: [Int] = []
             for (index, key) in (candidates ?? Array(table.keys.indices)).enumerated() where !named.contains(key) {
                 if index % FuzzyMatcher.stopCheckInterval == 0, shouldStop() { return nil }
-                if let field = search.match(key, table: table, status: statuses[key]) {
+                if let field = search.match(key, table: table, statuses: statuses) {
                     textMatches[key] = field
                     found.append(key)
                 }
@@ -77,8 +77,8 @@ extension KeyList {
 extension KeyList {
     /// `keys` with those whose value, title, name or last name component equals the query first, then those that
     /// start with it, each group in the order given: `opus` finds the codec whose value is `opus` before keys whose
-    /// names merely hold o, p, u and s. Compared byte by byte, ASCII letters folded, without allocating; `nil` as
-    /// soon as `shouldStop` says so.
+    /// names merely hold o, p, u and s. Compared byte by byte, ASCII letters folded, without allocating: titles and
+    /// names in the table's lower-cased search text, values as they are; `nil` as soon as `shouldStop` says so.
     static func exactFirst(
         _ keys: [Int], query: String, table: KeyTable, statuses: [ConfigurationKeyStatus], shouldStop: () -> Bool
     ) -> [Int]? {
@@ -88,28 +88,34 @@ extension KeyList {
         var prefix: [Int] = []
         var rest: [Int] = []
         let dot = UInt8(ascii: ".")
-        for (index, key) in keys.enumerated() {
-            if index % FuzzyMatcher.stopCheckInterval == 0, shouldStop() { return nil }
-            let descriptor = table.keys[key].descriptor
-            let name = descriptor.name.utf8
-            // No array of candidates per key: each text is checked in turn, stopping at an exact match.
-            var best = statuses[key].value.map { startMatch($0.utf8[...], needle) } ?? 0
-            if best < 2 { best = max(best, startMatch(descriptor.title.utf8[...], needle)) }
-            if best < 2 { best = max(best, startMatch(name[...], needle)) }
-            if best < 2, let index = name.lastIndex(of: dot) {
-                best = max(best, startMatch(name[name.index(after: index)...], needle))
+        let finished = table.searchText.withUnsafeBufferPointer { text in
+            for (index, key) in keys.enumerated() {
+                if index % FuzzyMatcher.stopCheckInterval == 0, shouldStop() { return false }
+                // No array of candidates per key: each text is checked in turn, stopping at an exact match.
+                var best = statuses[key].value.map { startMatch($0.utf8[...], needle) } ?? 0
+                if best < 2 {
+                    let start = table.searchOffsets[key]
+                    let nameStart = start + Int(table.nameBounds[2 * key])
+                    let nameEnd = start + Int(table.nameBounds[2 * key + 1])
+                    best = max(best, startMatch(text[start..<max(start, nameStart - 1)], needle))
+                    if best < 2 { best = max(best, startMatch(text[nameStart..<nameEnd], needle)) }
+                    if best < 2, let index = text[nameStart..<nameEnd].lastIndex(of: dot) {
+                        best = max(best, startMatch(text[(index + 1)..<nameEnd], needle))
+                    }
+                }
+                switch best {
+                case 2: exact.append(key)
+                case 1: prefix.append(key)
+                default: rest.append(key)
+                }
             }
-            switch best {
-            case 2: exact.append(key)
-            case 1: prefix.append(key)
-            default: rest.append(key)
-            }
+            return true
         }
-        return exact + prefix + rest
+        return finished ? exact + prefix + rest : nil
     }
 
     /// 2 when `text` equals `needle`, 1 when it starts with it, 0 otherwise (ASCII letters folded).
-    private static func startMatch(_ text: Substring.UTF8View, _ needle: [UInt8]) -> Int {
+    private static func startMatch<Text: Collection<UInt8>>(_ text: Text, _ needle: [UInt8]) -> Int {
         guard let first = text.first, foldASCII(first) == needle[0] else { return 0 }
         var index = text.startIndex
         for byte in needle {
