@@ -72,7 +72,11 @@ struct EtcdProgramCoverageSourceTests {
         #expect(down?.read(named: "a.one") != nil)
         #expect(down?.problems.first?.problem.hasPrefix("cannot read the program reports from etcd") == true)
         try etcd.restart()
-        _ = try client.put(try report("remote", reads: ["a.one", "b.two"]), at: key, lease: lease)
+        // The lease granted before the kill is not always there once etcd is back (seen once, in a loaded run under
+        // ThreadSanitizer: "requested lease not found"); a program's report goes on a new lease then, and so does
+        // this one. What is tested here is that the menu's reads resume.
+        let renewed = try client.grantLease(ttl: 60)
+        _ = try client.put(try report("remote", reads: ["a.one", "b.two"]), at: key, lease: renewed)
         var latest: ProgramCoverage?
         #expect(
             try await poll(within: 15) {
@@ -80,7 +84,7 @@ struct EtcdProgramCoverageSourceTests {
                 return latest?.read(named: "b.two") != nil
             })
         // The report expires (its lease revoked): the menu drops it.
-        try client.revoke(lease: lease)
+        try client.revoke(lease: renewed)
         #expect(
             try await poll(within: 15) {
                 if let coverage = source.poll(now: 200) { latest = coverage }
