@@ -1,9 +1,9 @@
 package import ServiceConfiguration
 import ServiceConfigurationFileStore
 
-/// The catalog as the menu uses it: keys in scope order, an index by name, each scope's common name prefix, the
-/// widths the list's columns need, and search texts laid out in buffers for fast filtering. Built once; shared by
-/// every state (compared by identity).
+/// The catalog as the menu uses it: keys in scope order (found by name through the catalog's own index), each
+/// scope's common name prefix, the widths the list's columns need, and search texts laid out in buffers for fast
+/// filtering. Built once; shared by every state (compared by identity).
 package final class KeyTable: Sendable {
     /// One scope and the range of its keys in ``keys``.
     package struct Scope: Sendable, Hashable {
@@ -27,7 +27,8 @@ package final class KeyTable: Sendable {
     package let scopes: [Scope]
     /// Every key, scope by scope.
     package let keys: [Key]
-    private let index: [String: Int]
+    /// The catalog the table was built from, for finding a key by name (its scopes are the table's, in order).
+    private let catalog: ConfigurationCatalog
     /// Lower-cased UTF-8 of "title \u{1} name \u{1} scope" for every key, back to back.
     let searchText: [UInt8]
     /// Where each key's search text starts in ``searchText``; one more entry marks the end.
@@ -99,14 +100,13 @@ package final class KeyTable: Sendable {
         self.widestTitle = widestTitle
         self.widestName = widestName
         self.widestShortName = widestShortName
-        var index: [String: Int] = [:]
-        index.reserveCapacity(keys.count)
-        for (position, key) in keys.enumerated() { index[key.descriptor.name] = position }
-        self.index = index
+        self.catalog = catalog
     }
 
     /// The index of the key named `name`, if it is in the catalog.
-    package func index(of name: String) -> Int? { index[name] }
+    package func index(of name: String) -> Int? {
+        catalog.position(of: name).map { scopes[$0.scope].range.lowerBound + $0.key }
+    }
 
     /// The key's name without its scope's common prefix (which the scope's heading shows).
     package func shortName(of key: Int) -> String {

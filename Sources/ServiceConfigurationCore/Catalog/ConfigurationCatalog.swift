@@ -166,6 +166,10 @@ public struct ConfigurationCatalog: Sendable {
         index[name].map { scopes[$0.scope].keys[$0.key] }
     }
 
+    /// Where the key named `name` is, if any: its scope's index in ``scopes`` and its index in that scope's keys
+    /// (for a view of the catalog in the same order, such as the debug menu's, without an index of its own).
+    package func position(of name: String) -> (scope: Int, key: Int)? { index[name] }
+
     /// The scope named `name`, if any.
     public func scope(named name: String) -> Scope? {
         scopes.first { $0.name == name }
