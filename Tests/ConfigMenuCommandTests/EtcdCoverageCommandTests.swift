@@ -138,7 +138,14 @@ struct EtcdCoverageCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let etcd = try EtcdTestServer.shared.get()
         let like = "function.album.like.enabled"
-        func runDemo(_ version: String, stop signal: Int32) async throws {
+        /// The values the report shows `like` read with.
+        func likeValues(_ report: [String: Any]?) -> [String] {
+            (report?["reads"] as? [[String: Any]])?.first { $0["name"] as? String == like }?["values"] as? [String]
+                ?? []
+        }
+        // Each run is stopped once its report shows `like` read with `value` (a report published before the demo
+        // read it would not: seen once under ThreadSanitizer, where the demo is slow).
+        func runDemo(_ version: String, reading value: String, stop signal: Int32) async throws {
             let demo = try DemoProcess(
                 arguments: [
                     "--store", etcd.url(prefix: prefix).absoluteString, "--program-version", version,
@@ -148,12 +155,13 @@ struct EtcdCoverageCommandTests {
                 try await poll(within: 60) {
                     let report = try coverageJSON(etcd)
                     return program(report)["pid"] as? Int == Int(demo.pid) && !names(report, "unregistered").isEmpty
+                        && likeValues(report).contains(value)
                 })
             #expect(try await demo.stop(with: signal))
         }
-        try await runDemo("9.1", stop: SIGTERM)
+        try await runDemo("9.1", reading: "N", stop: SIGTERM)
         #expect(try run(["set", like, "Y"], etcd: etcd).status == 0)
-        try await runDemo("9.2", stop: SIGKILL)
+        try await runDemo("9.2", reading: "Y", stop: SIGKILL)
 
         // The killed demo's report is stale at once on this machine: this command sweeps it in.
         let runs = try run(["coverage", "--runs", "--json"], etcd: etcd)
