@@ -21,15 +21,21 @@ struct BackgroundRankingTests {
             label: "fixture", ranker: RankWorker(beforeRanking: { gate?.wait() }))
     }
 
-    /// The footer and the key list's top border of `state` as drawn.
+    /// Makes `state` rank every query in the background; returns a loop whose ranker waits for `gate` (which starts
+    /// closed) before each ranking.
+    static func holdRankings(_ state: inout MenuState) -> (gate: DispatchSemaphore, loop: MenuLoop) {
+        state.backgroundRankingFrom = 0
+        let gate = DispatchSemaphore(value: 0)
+        return (gate, loop(for: state, gate: gate))
+    }
+
+    /// The whole screen of `state` as drawn.
     static func screen(_ state: MenuState) -> String { MenuRenderer(colors: false).render(state).text }
 
     @Test("the keystroke shows at once with the last query's rows marked searching…; the rows follow")
     func echoFirst() throws {
         var state = try MenuFixture.state()
-        state.backgroundRankingFrom = 0
-        let gate = DispatchSemaphore(value: 0)
-        let loop = Self.loop(for: state, gate: gate)
+        let (gate, loop) = Self.holdRankings(&state)
         let unfiltered = state.list.rows
         #expect(loop.handle([.character("/"), .character("q"), .character("u")], on: &state))
         #expect(state.filters.query == "qu")
@@ -54,9 +60,7 @@ struct BackgroundRankingTests {
     @Test("a newer keystroke stops the older ranking; only the newest result is taken")
     func newestWins() throws {
         var state = try MenuFixture.state()
-        state.backgroundRankingFrom = 0
-        let gate = DispatchSemaphore(value: 0)
-        let loop = Self.loop(for: state, gate: gate)
+        let (gate, loop) = Self.holdRankings(&state)
         #expect(loop.handle([.character("/"), .character("c")], on: &state))
         let first = try #require(state.list.pendingRank)
         loop.dispatchRanking(state)
@@ -87,9 +91,7 @@ struct BackgroundRankingTests {
     @Test("any key other than typing waits for the ranking and acts on its rows")
     func navigationWaits() throws {
         var state = try MenuFixture.state()
-        state.backgroundRankingFrom = 0
-        let gate = DispatchSemaphore(value: 0)
-        let loop = Self.loop(for: state, gate: gate)
+        let (gate, loop) = Self.holdRankings(&state)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gate.signal() }
         #expect(loop.handle([.character("/"), .character("e"), .down, .enter], on: &state))
         #expect(state.list.pendingRank == nil)
@@ -103,9 +105,7 @@ struct BackgroundRankingTests {
     @Test("a change from the store while ranking refreshes the list at once; the ranking's late result is dropped")
     func refreshSupersedes() throws {
         var state = try MenuFixture.state()
-        state.backgroundRankingFrom = 0
-        let gate = DispatchSemaphore(value: 0)
-        let loop = Self.loop(for: state, gate: gate)
+        let (gate, loop) = Self.holdRankings(&state)
         #expect(loop.handle([.character("/"), .character("g")], on: &state))
         let pending = try #require(state.list.pendingRank)
         loop.dispatchRanking(state)
