@@ -22,7 +22,7 @@ final class RankWorker: Sendable {
         self.beforeRanking = beforeRanking
     }
 
-    /// The id of the newest ranking asked for (0: none yet).
+    /// The id of the newest ranking asked for (0: none yet, or none wanted since ``submitNothing()``).
     var newestID: Int { newest.withLock { $0 } }
 
     /// Ranks `list`'s pending ranking for `data` and `filters`, superseding any ranking asked for before.
