@@ -15,6 +15,8 @@ final class FaultyOverrideStore: OverrideStore {
         case reordersNotifications
         /// Saves what a throwing body changed before it threw.
         case savesThrowingChange
+        /// `modify(keys:_:_:)` hands its body every entry and saves whatever it sets.
+        case keyedModifyChangesOtherKeys
         /// Reads, runs the body, waits a little and writes the whole result: concurrent changes are lost.
         case losesConcurrentUpdates
         /// Starts a change from what this instance last read, not from the storage.
@@ -95,6 +97,17 @@ final class FaultyOverrideStore: OverrideStore {
 
     func modify(_ body: (inout [String: OverrideEntry]) throws -> Void) throws(OverrideStoreError) {
         try modify(.change, body)
+    }
+
+    func modify(
+        keys: Set<String>, _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
+        if fault == .keyedModifyChangesOtherKeys { return try modify(reason, body) }
+        try modify(reason) { entries in
+            var subset = entries.filter { keys.contains($0.key) }
+            try body(&subset)
+            for key in keys { entries[key] = subset[key] }
+        }
     }
 
     func modify(

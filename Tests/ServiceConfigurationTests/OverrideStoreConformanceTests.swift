@@ -76,6 +76,7 @@ struct OverrideStoreConformanceTests {
         arguments: [
             (FaultyOverrideStore.Fault.reordersNotifications, Check.ordering),
             (.savesThrowingChange, .atomicModify),
+            (.keyedModifyChangesOtherKeys, .keyedModify),
             (.losesConcurrentUpdates, .concurrentModify),
             (.overwritesBlindly, .conflicts),
             (.dropsPreservedFields, .unknownFields),

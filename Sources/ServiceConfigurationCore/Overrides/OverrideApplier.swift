@@ -48,6 +48,7 @@ final class OverrideApplier: Sendable {
         let now = clock.now
         engine.updateLayers(touching: nil) { server, overrides in
             overrides = [:]
+            overrides.reserveCapacity(entries.count)
             for (name, entry) in entries where applies(entry, server: server[name], now: now) {
                 overrides[name] = entry.value
             }

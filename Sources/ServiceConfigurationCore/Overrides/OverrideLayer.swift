@@ -100,7 +100,7 @@ package final class OverrideLayer: Sendable {
         let server = engine.serverValues
         let now = applier.clock.now
         let removing = changes.values.allSatisfy { $0 == nil }
-        try store.modify(OverrideChangeReason(removing ? .reset : .set)) { entries in
+        try store.modify(keys: Set(changes.keys), OverrideChangeReason(removing ? .reset : .set)) { entries in
             for (name, value) in changes {
                 guard let value else {
                     entries[name] = nil
@@ -134,7 +134,7 @@ package final class OverrideLayer: Sendable {
         try requireOverrides()
         let conflict = Locked<OverrideChangeConflict?>(nil)
         do {
-            try store.modify(reason) { stored in
+            try store.modify(keys: Set(entries.keys).union(expecting.map { Array($0.keys) } ?? []), reason) { stored in
                 if let expecting {
                     let changed = expecting.keys.sorted().filter { stored[$0] != expecting[$0] ?? nil }
                     if !changed.isEmpty {

@@ -41,6 +41,13 @@ public protocol OverrideStore: AnyObject, Sendable {
         _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
     ) throws(OverrideStoreError)
 
+    /// ``modify(_:_:)`` for a change that reads and writes only the overrides of `keys`: `body` sees the current
+    /// entries of those keys alone (a key without an override is absent), and what it leaves for them is saved;
+    /// entries it sets for other keys are ignored. A store can then skip copying and comparing every other entry.
+    func modify(
+        keys: Set<String>, _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError)
+
     /// Who this store's changes are recorded as made by: the menu, the command-line tool, or this program.
     var origin: OverrideChangeOrigin { get }
 
@@ -69,6 +76,18 @@ extension OverrideStore {
         _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
     ) throws(OverrideStoreError) {
         try modify(body)
+    }
+
+    /// Stores without a cheaper way change through ``modify(_:_:)``, handing `body` only the entries of `keys`.
+    public func modify(
+        keys: Set<String>, _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
+        try modify(reason) { entries in
+            var subset: [String: OverrideEntry] = [:]
+            for key in keys { subset[key] = entries[key] }
+            try body(&subset)
+            for key in keys { entries[key] = subset[key] }
+        }
     }
 
     /// This program, by its process name.

@@ -260,24 +260,53 @@ public final class FileOverrideStore: Sendable {
         try save(touching: nil, reason: reason) { document throws(StoreFile.Failure) in
             let before = document.entries
             var entries = replacingAll ? [:] : before
-            do {
-                try body(&entries)
-            } catch {
-                throw StoreFile.Failure(kind: .io, problem: "the change was refused: \(error)")
-            }
+            try Self.run(body, on: &entries)
             if replacingAll { document.removeAllLines() }
             // The document holds `before` (its usable entries), or nothing when replacing all: only what differs from
             // that is written, so a change to one of 100,000 overrides touches one line.
-            let current = replacingAll ? [:] : before
-            for (key, entry) in entries where current[key] != entry {
-                if let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
-                    throw StoreFile.Failure(kind: .limitExceeded, problem: violation + "; nothing was saved")
-                }
-                document[key] = entry
-            }
-            for key in current.keys where entries[key] == nil {
+            try Self.write(entries, over: replacingAll ? [:] : before, keys: entries.keys, into: &document)
+            for key in before.keys where !replacingAll && entries[key] == nil {
                 document[key] = nil
             }
+        }
+    }
+
+    /// Changes only the overrides of `keys`: `body` sees their entries alone (quarantined ones stay unless `body`
+    /// sets their key), and neither the other 100,000 entries nor a dictionary of them is built or compared.
+    public func modify(
+        keys: Set<String>, _ reason: OverrideChangeReason, _ body: (inout [String: OverrideEntry]) throws -> Void
+    ) throws(OverrideStoreError) {
+        try save(touching: keys, reason: reason) { document throws(StoreFile.Failure) in
+            var before: [String: OverrideEntry] = [:]
+            for key in keys { before[key] = document[key] }
+            var entries = before
+            try Self.run(body, on: &entries)
+            try Self.write(entries, over: before, keys: keys, into: &document)
+        }
+    }
+
+    /// Runs a change's `body`; what it throws refuses the change.
+    private static func run(
+        _ body: (inout [String: OverrideEntry]) throws -> Void, on entries: inout [String: OverrideEntry]
+    ) throws(StoreFile.Failure) {
+        do {
+            try body(&entries)
+        } catch {
+            throw StoreFile.Failure(kind: .io, problem: "the change was refused: \(error)")
+        }
+    }
+
+    /// Writes into `document` each of `keys` whose entry in `entries` differs from `before` (a missing entry removes
+    /// the override); an entry past ``OverrideStoreLimits`` refuses the whole change.
+    private static func write(
+        _ entries: [String: OverrideEntry], over before: [String: OverrideEntry], keys: some Sequence<String>,
+        into document: inout OverrideDocument
+    ) throws(StoreFile.Failure) {
+        for key in keys where before[key] != entries[key] {
+            if let entry = entries[key], let violation = OverrideStoreLimits.violation(key: key, entry: entry) {
+                throw StoreFile.Failure(kind: .limitExceeded, problem: violation + "; nothing was saved")
+            }
+            document[key] = entries[key]
         }
     }
 
@@ -413,7 +442,13 @@ public final class FileOverrideStore: Sendable {
         in state: inout State
     ) -> OverrideStoreChange? {
         let previous = state.document
+        var entries = state.entries
         state.document = document
+        if let known, entries != nil {
+            // The entries built before stay right but for the keys known to have changed: patched, not rebuilt.
+            for key in known { entries?[key] = document[key] }
+            state.entries = entries
+        }
         state.fingerprint = fingerprint
         state.lastError = error
         guard listening else { return nil }

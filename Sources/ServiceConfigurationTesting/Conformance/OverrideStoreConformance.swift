@@ -26,6 +26,10 @@ public enum OverrideStoreConformance {
         case ordering
         /// A `OverrideStore/modify(_:)` whose body throws changes nothing and notifies nobody.
         case atomicModify
+        /// `OverrideStore/modify(keys:_:_:)` hands its body the entries of the keys named alone, saves what the
+        /// body leaves for them, ignores what it sets for other keys, announces only the keys that changed, and
+        /// changes nothing when the body throws.
+        case keyedModify
         /// Modifications from several threads at once (and from a second instance, when there is one) all land:
         /// a shared counter incremented by each ends at the number of increments.
         case concurrentModify
@@ -127,6 +131,7 @@ struct OverrideStoreChecker {
         switch check {
         case .ordering: try await ordering()
         case .atomicModify: try await atomicModify()
+        case .keyedModify: try await keyedModify()
         case .concurrentModify: try await concurrentModify()
         case .conflicts: try await conflicts()
         case .unknownFields: try await unknownFields()
@@ -216,6 +221,53 @@ struct OverrideStoreChecker {
             store.history().changes.count == historyBefore, "the history recorded a change whose body threw")
         try await Task.sleep(for: .milliseconds(200))
         run.expect(seen.count == 0, "the handler was told of a change whose body threw: \(seen.changes)")
+    }
+
+    private func keyedModify() async throws {
+        let store = try await backend.makeStore()
+        try store.modify {
+            $0["keyed.a"] = Self.entry("1")
+            $0["keyed.b"] = Self.entry("2")
+            $0["keyed.c"] = Self.entry("3")
+        }
+        let seen = ChangeLog()
+        let observation = store.observe { seen.append($0) }
+        defer { observation.cancel() }
+        let handed = SharedValue<[String: String]>([:])
+        try store.modify(keys: ["keyed.a", "keyed.c", "keyed.new"], OverrideChangeReason(.set)) { entries in
+            handed.withLock { $0 = entries.mapValues(\.value) }
+            entries["keyed.a"] = Self.entry("10")
+            entries["keyed.c"] = nil
+            entries["keyed.new"] = Self.entry("4")
+            entries["keyed.b"] = Self.entry("20")  // not among the keys: ignored
+        }
+        let saw = handed.withLock { $0 }
+        run.expect(
+            saw == ["keyed.a": "1", "keyed.c": "3"],
+            "the body of modify(keys:) saw \(saw), not the entries of the keys named alone [keyed.a: 1, keyed.c: 3]")
+        let expected = ["keyed.a": "10", "keyed.b": "2", "keyed.new": "4"]
+        run.expect(values(store) == expected, "after modify(keys:) the store holds \(values(store)), not \(expected)")
+        store.reload()
+        run.expect(
+            values(store) == expected, "after reload() the storage holds \(values(store)), not \(expected)")
+        let arrived = await poll(within: backend.watchTimeout) { seen.count >= 1 }
+        run.expect(
+            arrived && seen.changes.first?.changedKeys == ["keyed.a", "keyed.c", "keyed.new"],
+            "after modify(keys:) the handler saw \(seen.changes.map(\.changedKeys)), not [keyed.a, keyed.c, keyed.new]")
+        struct Refusal: Error {}
+        var threw = false
+        do {
+            try store.modify(keys: ["keyed.a"], OverrideChangeReason(.set)) { entries in
+                entries["keyed.a"] = Self.entry("11")
+                throw Refusal()
+            }
+        } catch {
+            threw = true
+        }
+        store.reload()
+        run.expect(
+            threw && values(store) == expected,
+            "a modify(keys:) whose body threw \(threw ? "left" : "did not throw and left") \(values(store))")
     }
 
     private func concurrentModify() async throws {
