@@ -244,8 +244,12 @@ struct ToolContext {
     /// Reads the options' catalog, server values and store. A store that cannot be used at all (a folder, another
     /// user's file) throws; a corrupt one is left to the command (``failIfCorrupt()``, ``warnIfCorrupt()``);
     /// quarantined entries and unreadable fields are reported as warnings. The menu (`watch`) records its changes as
-    /// the menu's, commands as the command line's.
-    init(_ invocation: Invocation, watch: Bool = false) throws {
+    /// the menu's, commands as the command line's. A command that reads or changes only some keys names them with
+    /// `limit` (given the catalog; `nil`: every key): its service then sees only their overrides
+    /// (``KeyLimitedOverrideStore``), so it costs what those keys cost, however many overrides the store holds.
+    init(
+        _ invocation: Invocation, watch: Bool = false, limit: (ConfigurationCatalog) -> Set<String>? = { _ in nil }
+    ) throws {
         let store = try Self.store(invocation, origin: watch ? .menu : .cli)
         var defaultServerValues: [String: String] = [:]
         if let manifest = invocation.options["--manifest"] {
@@ -279,13 +283,17 @@ struct ToolContext {
         service = LiveConfigurationService(
             serverValues: serverValues,
             catalog: catalog,
-            overrideStore: store,
+            overrideStore: limit(catalog).map { KeyLimitedOverrideStore(store, keys: $0) } ?? store,
             watchMode: watch ? .automatic : nil,
             overridePolicy: .allBuilds,  // the tool edits overrides, in a release build too
             // The tool is not the program under test: it publishes no read-coverage report of its own.
             options: .init(publishesProgramReport: false),
             programVersion: try ExpiryOptions.programVersion(invocation)
         )
+        // One context serves one command, and the process ends with it: the service (and through it the catalog
+        // and every override) is kept until then instead of being freed entry by entry first, which took 14–23% of
+        // a `get` or `set` at 100,000 overrides (perf, BENCHMARKS.md).
+        _ = Unmanaged.passRetained(service)
         if let error = store.lastError, error.kind != .corrupt { throw error }
         let problems = store.problems
         let notApplied = problems.filter { !$0.isApplied }
@@ -350,13 +358,18 @@ struct ToolContext {
 
     /// The catalog's scope named `name`, ignoring case; an unknown name lists the scopes.
     func scope(named name: String) throws -> ConfigurationCatalog.Scope {
-        guard let scope = catalog.scopes.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+        guard let scope = Self.scope(named: name, in: catalog) else {
             throw ToolError(
                 code: .invalidValue,
                 description: "unknown scope \"\(name)\"; scopes: \(catalog.scopes.map(\.name).joined(separator: ", "))"
             )
         }
         return scope
+    }
+
+    /// `catalog`'s scope named `name`, ignoring case.
+    static func scope(named name: String, in catalog: ConfigurationCatalog) -> ConfigurationCatalog.Scope? {
+        catalog.scopes.first { $0.name.lowercased() == name.lowercased() }
     }
 
     /// The store the options select: `--store FILE`, `--store etcd://HOST:PORT/PREFIX` or `--store http://HOST:PORT`

@@ -32,7 +32,10 @@ struct ProgramNotes {
         guard let place = ProgramReportPlace(store) else { return ProgramNotes() }
         let coverage = ProgramCoverage(listing: place.read())
         var notes = ProgramNotes()
-        for (key, entry) in store.entries {
+        // Only keys some program refused can have rejections: looked up one by one, not the whole store.
+        let refused = Set(coverage.programs.flatMap { $0.rejectedOverrides.map(\.name) })
+        for key in refused {
+            guard let entry = store.entry(forKey: key) else { continue }
             let rejections = coverage.rejections(of: key, value: entry.value).map {
                 ProgramRejection(program: $0.program, reason: $0.reason)
             }
