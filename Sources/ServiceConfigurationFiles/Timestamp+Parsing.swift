@@ -35,17 +35,25 @@ extension Timestamp {
             (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
-        var fraction = 0.0
+        // Whole milliseconds as an integer, and only what is finer as a fraction: a time written with milliseconds
+        // reads as exactly the `Date` that `truncatedToMilliseconds` makes, so it is written back with the same text.
+        var milliseconds: Int64 = 0
+        var finer = 0.0
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
             var scale = 0.1
             let first = index
             while index < bytes.count, let digit = digit(index) {
-                fraction += Double(digit) * scale
-                scale /= 10
+                if index - first < 3 {
+                    milliseconds = milliseconds * 10 + digit
+                } else {
+                    finer += Double(digit) * scale
+                    scale /= 10
+                }
                 index += 1
             }
             guard index > first else { return nil }
+            for _ in min(3, index - first)..<3 { milliseconds *= 10 }
         }
         guard index < bytes.count else { return nil }
         var offsetSeconds: Int64 = 0
@@ -70,7 +78,7 @@ extension Timestamp {
         }
         guard index == bytes.count else { return nil }
         let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return Date(timeIntervalSince1970: (Double(seconds * 1000 + milliseconds) + finer) / 1000)
     }
 
     /// The number of days in `month` of `year` (proleptic Gregorian).

@@ -8,35 +8,55 @@ package import Foundation
 package enum Timestamp {
     /// `date` without its sub-millisecond part, as ``format(_:)`` writes it.
     package static func truncatedToMilliseconds(_ date: Date) -> Date {
-        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+        Date(timeIntervalSince1970: Double(wholeMilliseconds(date)) / 1000)
+    }
+
+    /// The milliseconds since 1970 of `date`, rounded down; a time a few rounding errors short of a whole
+    /// millisecond counts as that millisecond. `Date` keeps its time since 2001, so the time read from `…27.838Z`
+    /// comes back from `timeIntervalSince1970` a hair below 27.838 (which has no exact binary form anyway): rounded
+    /// down, every save of a time read would write it a millisecond earlier.
+    static func wholeMilliseconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970
+        var whole = (seconds * 1000).rounded(.down)
+        let slack = 4 * max(seconds.magnitude, Date.timeIntervalBetween1970AndReferenceDate).ulp
+        if Double(whole + 1) / 1000 - seconds <= slack { whole += 1 }
+        return Int64(whole)
     }
 
     /// `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (years 0 to 9999).
     package static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``format(_:)``'s 24 bytes to `bytes`, without making a string (the store's saves write one a line).
+    package static func append(_ date: Date, to bytes: inout [UInt8]) {
+        let totalMilliseconds = wholeMilliseconds(date)
         let (days, dayMilliseconds) = totalMilliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (epochDays, milliseconds) =
             dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
         let (year, month, day) = civil(fromDays: epochDays)
-        var bytes = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int64, at offset: Int, width: Int) {
+        func put(_ value: Int64, width: Int, then separator: UInt8?) {
+            var digits: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
             var rest = value
-            for position in stride(from: offset + width - 1, through: offset, by: -1) {
-                bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
+            withUnsafeMutableBytes(of: &digits) { digits in
+                for position in stride(from: width - 1, through: 0, by: -1) {
+                    digits[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+                bytes.append(contentsOf: digits.prefix(width))
             }
+            if let separator { bytes.append(separator) }
         }
-        put(year, at: 0, width: 4)
-        put(month, at: 5, width: 2)
-        put(day, at: 8, width: 2)
-        put(milliseconds / 3_600_000, at: 11, width: 2)
-        put(milliseconds / 60_000 % 60, at: 14, width: 2)
-        put(milliseconds / 1000 % 60, at: 17, width: 2)
-        put(milliseconds % 1000, at: 20, width: 3)
-        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] {
-            bytes[offset] = Character(character).asciiValue!
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        put(year, width: 4, then: UInt8(ascii: "-"))
+        put(month, width: 2, then: UInt8(ascii: "-"))
+        put(day, width: 2, then: UInt8(ascii: "T"))
+        put(milliseconds / 3_600_000, width: 2, then: UInt8(ascii: ":"))
+        put(milliseconds / 60_000 % 60, width: 2, then: UInt8(ascii: ":"))
+        put(milliseconds / 1000 % 60, width: 2, then: UInt8(ascii: "."))
+        put(milliseconds % 1000, width: 3, then: UInt8(ascii: "Z"))
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01 (the inverse of `Timestamp.days(fromCivil:_:_:)`, which parsing uses).

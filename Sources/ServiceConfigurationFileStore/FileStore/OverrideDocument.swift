@@ -311,7 +311,56 @@ package struct OverrideDocument: Sendable, Equatable {
 
     /// One entry as a JSON object on one line, as the store writes it: `{"note": "…", "setAt": "…", "value": "Y"}`.
     /// The journal writes entries the same way, so an undo puts back exactly what was stored.
-    static func appendEntry(_ entry: OverrideEntry, to buffer: inout [UInt8]) {
+    package static func appendEntry(_ entry: OverrideEntry, to buffer: inout [UInt8]) {
+        guard entry.preservedFields.isEmpty else { return appendSortingFields(entry, to: &buffer) }
+        // The known fields alone, written straight into `buffer` in the UTF-8 order of their names (the order below),
+        // as `appendSortingFields` would: a save of 100,000 entries then makes no arrays of its own per entry.
+        buffer.append(UInt8(ascii: "{"))
+        var first = true
+        func name(_ name: StaticString) {
+            if !first { buffer.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
+            first = false
+            buffer.append(UInt8(ascii: "\""))
+            name.withUTF8Buffer { buffer.append(contentsOf: $0) }
+            buffer.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":"), 0x20])
+        }
+        func time(_ date: Date) {
+            buffer.append(UInt8(ascii: "\""))
+            Timestamp.append(date, to: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+        }
+        if let expiresAt = entry.expiry.expiresAt {
+            name("expiresAt")
+            time(expiresAt)
+        }
+        if let note = entry.note {
+            name("note")
+            JSONWriter.appendString(note, to: &buffer)
+        }
+        if let server = entry.serverValueWhenSet {
+            name("serverValueWhenSet")
+            JSONWriter.appendString(server, to: &buffer)
+        }
+        if let setAt = entry.setAt {
+            name("setAt")
+            time(setAt)
+        }
+        if entry.expiry.untilServerChanges {
+            name("untilServerChanges")
+            buffer.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+        }
+        if let version = entry.expiry.untilVersion {
+            name("untilVersion")
+            JSONWriter.appendString(version.description, to: &buffer)
+        }
+        name("value")
+        JSONWriter.appendString(entry.value, to: &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// ``appendEntry(_:to:)`` for an entry with preserved fields: every field is gathered, then written in the UTF-8
+    /// order of the names.
+    package static func appendSortingFields(_ entry: OverrideEntry, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "{"))
         var fields: [(name: String, json: [UInt8])] = []
         func string(_ text: String) -> [UInt8] {
