@@ -287,9 +287,13 @@ package struct OverrideDocument: Sendable, Equatable {
                 }
                 first = false
                 if chunks[chunk][line].bytes.isEmpty {
-                    chunks[chunk][line].bytes = Self.encode(chunks[chunk][line])
+                    // Written into the file's buffer, then kept: one array of the line's exact size.
+                    let start = buffer.count
+                    Self.encode(chunks[chunk][line], into: &buffer)
+                    chunks[chunk][line].bytes = Array(buffer[start...])
+                } else {
+                    chunks[chunk][line].bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
                 }
-                chunks[chunk][line].bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
             }
         }
         buffer.append(contentsOf: Array("\n  }\n}\n".utf8))
@@ -298,15 +302,21 @@ package struct OverrideDocument: Sendable, Equatable {
     /// One line, indented, without the separating comma and newline: fields in UTF-8 byte order of their names,
     /// preserved fields among them.
     private static func encode(_ line: Line) -> [UInt8] {
-        var buffer: [UInt8] = [0x20, 0x20, 0x20, 0x20]
+        var buffer: [UInt8] = []
+        encode(line, into: &buffer)
+        return buffer
+    }
+
+    /// Appends ``encode(_:)``'s bytes to `buffer`.
+    private static func encode(_ line: Line, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
         JSONWriter.appendString(line.key, to: &buffer)
         buffer.append(contentsOf: [UInt8(ascii: ":"), 0x20])
         guard let entry = line.entry else {
             buffer.append(contentsOf: line.quarantined)
-            return buffer
+            return
         }
         appendEntry(entry, to: &buffer)
-        return buffer
     }
 
     /// One entry as a JSON object on one line, as the store writes it: `{"note": "…", "setAt": "…", "value": "Y"}`.
