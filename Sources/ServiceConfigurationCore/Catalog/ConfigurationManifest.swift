@@ -62,32 +62,58 @@ extension ConfigurationCatalog {
 
     /// Reads a manifest; `source` names it in errors.
     public init(manifest data: Data, source: URL? = nil) throws(ConfigurationManifestError) {
+        if let plain = data.withUnsafeBytes({ Self.plainManifest($0) }) {
+            try self.init(plain: plain, source: source)
+        } else {
+            try self.init(decoding: data, source: source)
+        }
+    }
+
+    /// ``init(manifest:source:)`` on the bytes of a file, without copying them into `Data` (a manifest of 100,000
+    /// keys is 19 MB) unless it is not in the plain form and has to go through `JSONDecoder`.
+    package init(manifestBytes bytes: [UInt8], source: URL?) throws(ConfigurationManifestError) {
+        if let plain = bytes.withUnsafeBytes({ Self.plainManifest($0) }) {
+            try self.init(plain: plain, source: source)
+        } else {
+            try self.init(decoding: Data(bytes), source: source)
+        }
+    }
+
+    /// The scopes of a manifest in the plain form every writer produces, read by the fast reader a scope at a time;
+    /// `nil` for anything else (and every refusal), which `JSONDecoder` then reads and says what is wrong.
+    private static func plainManifest(_ bytes: UnsafeRawBufferPointer) -> (scopes: [Scope], requiresOwners: Bool)? {
+        var scopes: [Scope] = []
+        let plain = ManifestCompactForm.read(bytes) { scope in
+            guard
+                let keys = try? scope.keys.map({ key throws(ManifestDocument.KeyProblem) in
+                    try key.descriptor(scope: scope.name)
+                })
+            else { return false }
+            scopes.append(Scope(name: scope.name, keys: keys))
+            return true
+        }
+        guard let plain, plain.format == ConfigurationManifest.formatName,
+            plain.version <= ConfigurationManifest.version
+        else { return nil }
+        return (scopes, plain.requiresOwners ?? false)
+    }
+
+    /// The catalog of a manifest the fast reader read; the decoder would read the same document, so a refusal here
+    /// is the one it would give.
+    private init(
+        plain: (scopes: [Scope], requiresOwners: Bool), source: URL?
+    ) throws(ConfigurationManifestError) {
+        do {
+            try self.init(scopes: plain.scopes)
+        } catch {
+            throw ConfigurationManifestError(url: source, problem: error.description)
+        }
+        requiresOwners = plain.requiresOwners
+    }
+
+    /// A manifest through `JSONDecoder`: any JSON spelling of the format, and the precise refusal of what is wrong.
+    private init(decoding data: Data, source: URL?) throws(ConfigurationManifestError) {
         let fail = { (problem: String) in ConfigurationManifestError(url: source, problem: problem) }
-        // The fast reader takes the plain form every writer produces, a scope at a time; anything else, and every
-        // refusal, goes through `JSONDecoder`, which says what is wrong.
-        var fastScopes: [Scope] = []
-        let plain = data.withUnsafeBytes { bytes in
-            ManifestCompactForm.read(bytes) { scope in
-                guard
-                    let keys = try? scope.keys.map({ key throws(ManifestDocument.KeyProblem) in
-                        try key.descriptor(scope: scope.name)
-                    })
-                else { return false }
-                fastScopes.append(Scope(name: scope.name, keys: keys))
-                return true
-            }
-        }
-        if let plain, plain.format == ConfigurationManifest.formatName, plain.version <= ConfigurationManifest.version {
-            // The decoder would read the same document, so a refusal here is the one it would give.
-            do {
-                try self.init(scopes: fastScopes)
-            } catch {
-                throw fail(error.description)
-            }
-            requiresOwners = plain.requiresOwners ?? false
-            return
-        }
-        fastScopes = []
         let decoder = JSONDecoder()
         let header: ManifestDocument.Header
         do {

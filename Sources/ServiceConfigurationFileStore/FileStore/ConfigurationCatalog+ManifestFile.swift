@@ -7,10 +7,10 @@ import ServiceConfigurationFiles
 extension ConfigurationCatalog {
     /// Reads a manifest file; errors name the file and the place in it.
     public init(manifestAt url: URL) throws(ConfigurationManifestError) {
-        let data: Data
+        let bytes: [UInt8]
         let limit = ConfigurationManifest.sizeLimit
         do throws(BoundedFileReader.Failure) {
-            data = Data(try BoundedFileReader.read(url.path, .init(limit: limit, readsStreams: true)) ?? [])
+            bytes = try BoundedFileReader.read(url.path, .init(limit: limit, readsStreams: true)) ?? []
         } catch {
             guard case .tooLarge = error.reason else {
                 throw ConfigurationManifestError(url: url, problem: "cannot read the file (\(error.problem))")
@@ -18,6 +18,6 @@ extension ConfigurationCatalog {
             let size = limit % (1 << 30) == 0 ? "\(limit >> 30) GiB" : "\(limit >> 20) MiB"
             throw ConfigurationManifestError(url: url, problem: "larger than \(size); this is not a catalog manifest")
         }
-        try self.init(manifest: data, source: url)
+        try self.init(manifestBytes: bytes, source: url)
     }
 }
