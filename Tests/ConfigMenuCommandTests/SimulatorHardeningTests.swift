@@ -42,12 +42,21 @@ struct SimulatorHardeningTests {
     func fakeXcrun(_ script: String, in simulators: FakeSimulators) throws -> [String: String] {
         let bin = simulators.root.appendingPathComponent("hostile-bin", isDirectory: true)
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let xcrun = bin.appendingPathComponent("xcrun")
-        try Data(("#!/bin/sh\n" + script).utf8).write(to: xcrun)
-        chmod(xcrun.path, 0o755)
+        try Self.writeExecutable("#!/bin/sh\n" + script, to: bin.appendingPathComponent("xcrun"))
         var environment = try simulators.environment(timeout: 1)
         environment["PATH"] = "\(bin.path):/usr/bin:/bin"
         return environment
+    }
+
+    /// Writes the script `text` as an executable at `url`, through `install` in a process of its own. Written from
+    /// this test process, the file's descriptor can be inherited by a child another suite spawns at that moment, and
+    /// running the script then fails with "Text file busy" (ETXTBSY) while that child lives (seen in a CI
+    /// rehearsal); `install` writes it where nothing else forks.
+    static func writeExecutable(_ text: String, to url: URL) throws {
+        let source = url.appendingPathExtension("source")
+        try Data(text.utf8).write(to: source)
+        let install = try ChildProcess.run("/usr/bin/install", ["-m", "0755", source.path, url.path])
+        try #require(install.status == 0, "install \(url.path): \(install.error)")
     }
 
     func pids(in file: URL) -> [pid_t] {
@@ -140,11 +149,9 @@ struct SimulatorHardeningTests {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let recorded = simulators.root.appendingPathComponent("arguments")
-        try Data(
-            "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(recorded.path)'\nprintf -- '--\\n' >> '\(recorded.path)'\n".utf8
-        )
-        .write(to: bin.appendingPathComponent("config-menu"))
-        chmod(bin.appendingPathComponent("config-menu").path, 0o755)
+        try Self.writeExecutable(
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(recorded.path)'\nprintf -- '--\\n' >> '\(recorded.path)'\n",
+            to: bin.appendingPathComponent("config-menu"))
         for command in commands {
             let shell = try ChildProcess.run(
                 "/bin/sh", ["-c", command], environment: .exactly(["PATH": "\(bin.path):/usr/bin:/bin"]),
