@@ -88,6 +88,27 @@ struct KeyedModifyTests {
         #expect(fresh.entries.mapValues(\.value) == ["bad": "fixed", "good": "N"])
     }
 
+    @Test("removing several overrides at once removes an entry kept without being applied, as removing one does")
+    func removalsTakeQuarantinedEntries() throws {
+        let folder = TemporaryFolder()
+        let url = folder.url.appendingPathComponent("overrides.json")
+        for limited in [false, true] {
+            try writeStore(
+                storeText(#""bad": {"value": 1}, "good": {"value": "Y"}, "other": {"value": "Z"}"#), at: url)
+            let file = FileOverrideStore(url: url)
+            let store: any OverrideStore = limited ? KeyLimitedOverrideStore(file, keys: ["bad", "good"]) : file
+            let service = LiveConfigurationService(
+                overrideStore: store, watchMode: nil, overridePolicy: .allBuilds, programVersion: nil,
+                clock: ManualClock())
+            #expect(file.problems.map(\.key) == ["bad"])
+            try service.updateOverrides(["bad": nil, "good": nil], validate: false)
+            let fresh = FileOverrideStore(url: url)
+            #expect(fresh.reload() == nil)
+            #expect(fresh.problems.isEmpty, "limited: \(limited): the kept entry is still in the file")
+            #expect(fresh.entries.mapValues(\.value) == ["other": "Z"], "limited: \(limited)")
+        }
+    }
+
     @Test("a service seen through a few keys reads and sets them as the whole service does, and touches no other key")
     func limitedService() throws {
         let folder = TemporaryFolder()

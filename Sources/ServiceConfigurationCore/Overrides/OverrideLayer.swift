@@ -89,7 +89,8 @@ package final class OverrideLayer: Sendable {
     /// gives a new one (an empty note removes it). A new value starts without expiry unless `expiry` gives one; for
     /// an unchanged value, `expiry` (if given) replaces the rule and restarts it from now (the time and server value
     /// are taken again, so "until the server changes" means from now). A value equal to the stored one, without a
-    /// note or expiry, changes nothing.
+    /// note or expiry, changes nothing. A removal removes an entry the store kept without applying it too (saved and
+    /// recorded as a change of its own, after the others).
     package func update(
         _ changes: [String: String?], note: String? = nil, expiry: OverrideExpiry? = nil, validate: Bool
     ) throws {
@@ -119,6 +120,12 @@ package final class OverrideLayer: Sendable {
                 if let note { entry?.note = note.isEmpty ? nil : note }
                 entries[name] = entry
             }
+        }
+        // Removing an override removes an entry the store kept without applying it too, as `remove` does: the
+        // change's body never sees those entries, so they go one by one after it.
+        let kept = Set(store.problems.lazy.filter { !$0.isApplied }.map(\.key))
+        for case (let name, nil) in changes where kept.contains(name) {
+            try store.removeValue(forKey: name)
         }
         applyStored(changes.keys)
     }
