@@ -123,9 +123,10 @@ package final class OverrideLayer: Sendable {
         }
         // Removing an override removes an entry the store kept without applying it too, as `remove` does: the
         // change's body never sees those entries, so they go one by one after it.
-        let kept = Set(store.problems.lazy.filter { !$0.isApplied }.map(\.key))
-        for case (let name, nil) in changes where kept.contains(name) {
-            try store.removeValue(forKey: name)
+        let removals = changes.compactMap { $0.value == nil ? $0.key : nil }
+        if !removals.isEmpty {
+            let kept = Set(store.problems.lazy.filter { !$0.isApplied }.map(\.key))
+            for name in removals where kept.contains(name) { try store.removeValue(forKey: name) }
         }
         applyStored(changes.keys)
     }
