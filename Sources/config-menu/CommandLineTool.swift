@@ -244,16 +244,17 @@ struct ToolContext {
     /// Reads the options' catalog, server values and store. A store that cannot be used at all (a folder, another
     /// user's file) throws; a corrupt one is left to the command (``failIfCorrupt()``, ``warnIfCorrupt()``);
     /// quarantined entries and unreadable fields are reported as warnings. The menu (`watch`) records its changes as
-    /// the menu's, commands as the command line's. A command that reads or changes only some keys names them with
-    /// `limit` (given the catalog; `nil`: every key): its service then sees only their overrides
-    /// (``KeyLimitedOverrideStore``), so it costs what those keys cost, however many overrides the store holds.
-    init(
-        _ invocation: Invocation, watch: Bool = false, limit: (ConfigurationCatalog) -> Set<String>? = { _ in nil }
-    ) throws {
+    /// the menu's, commands as the command line's. A command that reads or changes only some keys, or one scope's,
+    /// names them with `selection`: its service then sees only their overrides (``KeyLimitedOverrideStore``), and
+    /// its catalog holds only them when it comes from a manifest that has them
+    /// (``ConfigurationCatalog/init(manifestAt:selecting:)``; a name the manifest lacks reads it whole, for the
+    /// nearest names and orphans), so the command costs what those keys cost, however many the catalog and the store
+    /// hold.
+    init(_ invocation: Invocation, watch: Bool = false, selecting selection: ManifestSelection? = nil) throws {
         let store = try Self.store(invocation, origin: watch ? .menu : .cli)
         var defaultServerValues: [String: String] = [:]
         if let manifest = invocation.options["--manifest"] {
-            catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: manifest))
+            catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: manifest), selecting: selection)
             label = URL(fileURLWithPath: manifest).lastPathComponent
         } else if let keys = invocation.options["--synthetic-keys"] {
             let count = try Self.positive(keys, for: "--synthetic-keys")
@@ -283,7 +284,7 @@ struct ToolContext {
         service = LiveConfigurationService(
             serverValues: serverValues,
             catalog: catalog,
-            overrideStore: limit(catalog).map { KeyLimitedOverrideStore(store, keys: $0) } ?? store,
+            overrideStore: Self.keys(selection, in: catalog).map { KeyLimitedOverrideStore(store, keys: $0) } ?? store,
             watchMode: watch ? .automatic : nil,
             overridePolicy: .allBuilds,  // the tool edits overrides, in a release build too
             // The tool is not the program under test: it publishes no read-coverage report of its own.
@@ -311,6 +312,15 @@ struct ToolContext {
                     + "(the overrides apply; the fields are kept as found): "
                     + unreadable.prefix(5).map { "\($0.key): \($0.reason)" }.joined(separator: "; ")
                     + (unreadable.count > 5 ? "; ..." : ""))
+        }
+    }
+
+    /// The names of the keys `selection` names (`nil`: every key, also for a scope `catalog` lacks).
+    private static func keys(_ selection: ManifestSelection?, in catalog: ConfigurationCatalog) -> Set<String>? {
+        switch selection {
+        case .keys(let names): names
+        case .scope(let name): scope(named: name, in: catalog).map { Set($0.keys.map(\.name)) }
+        case nil: nil
         }
     }
 

@@ -47,10 +47,8 @@ struct Commands {
     func list() throws {
         try invocation.check(allowed: ["--json", "--overridden", "--problems"])
         let scopeName = try arguments(0...1, "at most one scope name").first
-        // A scope's listing reads only its keys' overrides (an unknown name reads all, and is refused below).
-        let context = try ToolContext(invocation) { catalog in
-            scopeName.flatMap { ToolContext.scope(named: $0, in: catalog) }.map { Set($0.keys.map(\.name)) }
-        }
+        // A scope's listing reads only its keys (an unknown name reads all, and is refused below).
+        let context = try ToolContext(invocation, selecting: scopeName.map(ManifestSelection.scope))
         context.noteServerValues()
         let scope = try scopeName.map { try context.scope(named: $0) }
         let onlyOverridden = invocation.flags.contains("--overridden")
@@ -79,7 +77,7 @@ struct Commands {
     func get() throws {
         try invocation.check(allowed: ["--json"])
         let name = try arguments(1...1, "one key name")[0]
-        let context = try ToolContext(invocation) { _ in [name] }
+        let context = try ToolContext(invocation, selecting: .keys([name]))
         context.noteServerValues()
         let snapshot = ConfigurationLayersReading(service: context.service)
         var report = try KeyReport(named: name, catalog: context.catalog, reading: snapshot)
@@ -97,7 +95,7 @@ struct Commands {
         try invocation.requireValidUTF8()
         let now = Date()
         let expiry = try ExpiryOptions.expiry(invocation, now: now)
-        let context = try ToolContext(invocation) { _ in [arguments[0]] }
+        let context = try ToolContext(invocation, selecting: .keys([arguments[0]]))
         context.warnIfCorrupt()
         let before = context.service.resolution(forKeyNamed: arguments[0])
         try context.service.setOverride(

@@ -196,6 +196,49 @@ struct CommandLineTests {
         #expect(missing.error.contains("nope.json: cannot read the file"))
     }
 
+    @Test("get, set and list SCOPE read only their keys of a manifest; a name it lacks reads it whole")
+    func manifestSelection() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let manifest = folder.appendingPathComponent("app.manifest.json")
+        let good = #"{"control":{"kind":"number","number":"integer"},"default":"3","name":"a.count","title":"Count"}"#
+        let broken = #"{"control":{"kind":"number","number":"integer"},"default":"x","name":"b.count"}"#
+        try Data(
+            (#"{"format":"service-configuration-manifest","scopes":[{"keys":[\#(good)],"name":"Alpha"},"#
+                + #"{"keys":[\#(broken)],"name":"Beta"}],"version":1}"#).utf8
+        ).write(to: manifest)
+        let options = ["--manifest", manifest.path] + storeOption
+        // The key read is fine, so the command works; the whole read (the menu, `list`) refuses the manifest.
+        let set = try configMenu(["set", "a.count", "7"] + options)
+        #expect(set.status == 0)
+        #expect(set.output == "a.count = 7 (overridden; was 3 from DEFAULT)\n")
+        let get = try configMenu(["get", "a.count", "--json"] + options)
+        #expect(get.status == 0)
+        #expect(get.output.contains(#""value": "7""#))
+        let scope = try configMenu(["list", "alpha"] + options)
+        #expect(scope.status == 0)
+        #expect(scope.output.contains("a.count") && !scope.output.contains("b.count"))
+        let whole = try configMenu(["list"] + options)
+        #expect(whole.status == 4)
+        #expect(whole.error.contains("\(manifest.path): scopes[1].keys[0]"))
+        // The broken key, a typo and an unknown scope read the whole manifest, which says what is wrong.
+        for arguments in [["get", "b.count"], ["get", "a.cont"], ["set", "b.count", "1"], ["list", "Gamma"]] {
+            let result = try configMenu(arguments + options)
+            #expect(result.status == 4, "\(arguments)")
+            #expect(result.error.contains("scopes[1].keys[0]"), "\(arguments): \(result.error)")
+        }
+        // A valid manifest: a typo gets the nearest name, found by reading it whole.
+        let fixed = folder.appendingPathComponent("fixed.manifest.json")
+        try Data(
+            try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: #""x""#, with: #""1""#).utf8
+        )
+        .write(to: fixed)
+        let typo = try configMenu(["get", "a.cont", "--manifest", fixed.path] + storeOption)
+        #expect(typo.status == 3)
+        #expect(typo.error.contains("did you mean a.count, b.count?"))
+        let unknownScope = try configMenu(["list", "Gamma", "--manifest", fixed.path] + storeOption)
+        #expect(unknownScope.error.contains("unknown scope \"Gamma\"; scopes: Alpha, Beta"))
+    }
+
     @Test(
         "every command has --help; usage errors exit 2 and point at the help",
         arguments: ["list", "get", "set", "reset", "export", "import", "catalog"])

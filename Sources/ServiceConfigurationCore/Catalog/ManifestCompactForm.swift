@@ -49,9 +49,22 @@ enum ManifestCompactForm {
     /// into descriptors never holds every key twice); `nil` when the document is not in the plain form this reader
     /// takes or `scope` returned `false` (the caller then decodes it with `JSONDecoder`, which accepts or refuses it
     /// and says why).
-    static func read(_ bytes: UnsafeRawBufferPointer, scope: (ManifestDocument.Scope) -> Bool) -> Header? {
+    ///
+    /// With a `selection`, only its part of the document is read: every byte is checked for well-formed JSON and the
+    /// document's outline (format, version, scopes with keys and names, each key an object with a name), but only the
+    /// selected keys are made into values and handed over (a scope without any is not).
+    static func read(
+        _ bytes: UnsafeRawBufferPointer, selecting selection: ManifestSelection? = nil,
+        scope: (ManifestDocument.Scope) -> Bool
+    ) -> Header? {
         var reader = Reader(bytes: bytes)
-        guard let header = reader.document(scope: scope), reader.atEnd() else { return nil }
+        let names = selection?.keyNames.map { Array($0.utf8) } ?? []
+        let header = reader.document { reader in
+            guard let selection else { return reader.scope().map(scope) ?? false }
+            guard let (name, keys) = reader.selectedScope(selection, keyNames: names) else { return false }
+            return keys.isEmpty || scope(ManifestDocument.Scope(name: name, keys: keys))
+        }
+        guard let header, reader.atEnd() else { return nil }
         return header
     }
 
@@ -164,7 +177,8 @@ enum ManifestCompactForm {
             self.bytes = bytes
         }
 
-        mutating func document(scope handle: (ManifestDocument.Scope) -> Bool) -> Header? {
+        /// The document, each scope read and handled by `scope` (`false`: give up).
+        mutating func document(scope handle: (inout Reader) -> Bool) -> Header? {
             var format: String?
             var version: Int?
             var scopes: Int?
@@ -175,10 +189,7 @@ enum ManifestCompactForm {
                 case "version": return once(&version, reader.integer())
                 case "requiresOwners": return once(&requiresOwners, reader.bool())
                 case "scopes":
-                    let handled: [Bool]? = reader.array { reader in
-                        guard let scope = reader.scope(), handle(scope) else { return nil }
-                        return true
-                    }
+                    let handled: [Bool]? = reader.array { reader in handle(&reader) ? true : nil }
                     return once(&scopes, handled?.count)
                 default: return reader.skipValue(depth: 1)
                 }
@@ -199,6 +210,77 @@ enum ManifestCompactForm {
             }
             guard read, let name, let keys else { return nil }
             return ManifestDocument.Scope(name: name, keys: keys)
+        }
+
+        /// A scope with only the keys `selection` names (`keyNames`: the names it selects, as UTF-8): every key
+        /// named, or every key when the scope's name is the one selected (ignoring case); the others are checked and
+        /// skipped.
+        mutating func selectedScope(
+            _ selection: ManifestSelection, keyNames: [[UInt8]]
+        ) -> (name: String, keys: [ManifestDocument.Key])? {
+            var name: String?
+            var keysStart: Int?
+            var keys: [ManifestDocument.Key] = []
+            let read = object { reader, member in
+                switch member {
+                case "name": return once(&name, reader.string())
+                case "keys":
+                    guard keysStart == nil else { return false }
+                    keysStart = reader.index
+                    let read: [Bool]? = reader.array { reader in
+                        let start = reader.index
+                        guard let named = reader.skipKey(matching: keyNames) else { return nil }
+                        if named {
+                            var again = reader
+                            again.index = start
+                            guard let key = again.key() else { return nil }
+                            keys.append(key)
+                        }
+                        return true
+                    }
+                    return read != nil
+                default: return reader.skipValue(depth: 3)
+                }
+            }
+            guard read, let name, let keysStart else { return nil }
+            if case .scope(let wanted) = selection, name.lowercased() == wanted.lowercased() {
+                var again = self
+                again.index = keysStart
+                guard let all = again.array({ $0.key() }) else { return nil }
+                return (name, all)
+            }
+            return (name, keys)
+        }
+
+        /// Checks and skips a key object, saying whether its name is one of `names` (`nil`: not a key object with
+        /// a name, or not well-formed).
+        mutating func skipKey(matching names: [[UInt8]]) -> Bool? {
+            var matched: Bool?
+            let read = object { reader, member in
+                guard case "name" = member else { return reader.skipValue(depth: 5) }
+                guard matched == nil else { return false }
+                guard reader.take(0x22) else { return false }
+                let start = reader.index
+                // A name in the plain form is compared as written; one with an escape is decoded first.
+                while reader.index < reader.bytes.count, reader.bytes[reader.index] >= 0x20,
+                    reader.bytes[reader.index] != 0x22, reader.bytes[reader.index] != 0x5C
+                {
+                    reader.index += 1
+                }
+                guard reader.index < reader.bytes.count else { return false }
+                if reader.bytes[reader.index] == 0x22 {
+                    let written = UnsafeRawBufferPointer(rebasing: reader.bytes[start..<reader.index])
+                    reader.index += 1
+                    matched = names.contains { $0.elementsEqual(written) }
+                    return written.allSatisfy { $0 < 0x80 } || String(validating: written, as: UTF8.self) != nil
+                }
+                reader.index = start - 1
+                guard let decoded = reader.string() else { return false }
+                matched = names.contains { $0.elementsEqual(decoded.utf8) }
+                return true
+            }
+            guard read, let matched else { return nil }
+            return matched
         }
 
         mutating func key() -> ManifestDocument.Key? {
@@ -290,7 +372,7 @@ enum ManifestCompactForm {
         }
 
         /// Consumes `byte` after any white space.
-        private mutating func take(_ byte: UInt8) -> Bool {
+        mutating func take(_ byte: UInt8) -> Bool {
             skipSpace()
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
@@ -308,12 +390,23 @@ enum ManifestCompactForm {
             return index == bytes.count
         }
 
-        /// An object, each member's value read by `member` (which must consume it).
-        private mutating func object(_ member: (inout Reader, String) -> Bool) -> Bool {
+        /// An object, each member's value read by `member` (which must consume it). Member names are compared as
+        /// written: a name with an escape or a byte outside ASCII is not the plain form.
+        private mutating func object(_ member: (inout Reader, MemberName) -> Bool) -> Bool {
             guard take(0x7B) else { return false }
             if take(0x7D) { return true }
             repeat {
-                guard peek() == 0x22, let name = string(), take(0x3A), member(&self, name) else { return false }
+                guard take(0x22) else { return false }
+                let start = index
+                while index < bytes.count, (0x20..<0x80).contains(bytes[index]), bytes[index] != 0x22,
+                    bytes[index] != 0x5C
+                {
+                    index += 1
+                }
+                guard index < bytes.count, bytes[index] == 0x22 else { return false }
+                let name = MemberName(bytes: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+                index += 1
+                guard take(0x3A), member(&self, name) else { return false }
             } while take(0x2C)
             return take(0x7D)
         }
@@ -376,6 +469,24 @@ enum ManifestCompactForm {
                 index += 1
             }
             return nil
+        }
+
+        /// Checks and skips a string as ``string()`` reads it, without making one when it is plain ASCII.
+        mutating func skipString() -> Bool {
+            guard take(0x22) else { return false }
+            let start = index
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x22:
+                    index += 1
+                    return true
+                case 0x20..<0x80 where bytes[index] != 0x5C: index += 1
+                default:
+                    index = start - 1
+                    return string() != nil
+                }
+            }
+            return false
         }
 
         /// The rest of a string holding an escape, from its first byte at `start`.
@@ -441,7 +552,7 @@ enum ManifestCompactForm {
         mutating func skipValue(depth: Int) -> Bool {
             guard depth <= Self.maximumDepth, let next = peek() else { return false }
             switch next {
-            case 0x22: return string() != nil
+            case 0x22: return skipString()
             case 0x7B: return object { reader, _ in reader.skipValue(depth: depth + 1) }
             case 0x5B: return array { reader in reader.skipValue(depth: depth + 1) ? true : nil } != nil
             case 0x74, 0x66: return bool() != nil
@@ -471,6 +582,16 @@ enum ManifestCompactForm {
             }
             return true
         }
+    }
+}
+
+/// An object member's name as written in the document (plain ASCII), matched against the names the reader knows
+/// without making a string.
+private struct MemberName {
+    let bytes: UnsafeRawBufferPointer
+
+    static func ~= (known: StaticString, name: MemberName) -> Bool {
+        known.withUTF8Buffer { $0.elementsEqual(name.bytes) }
     }
 }
 

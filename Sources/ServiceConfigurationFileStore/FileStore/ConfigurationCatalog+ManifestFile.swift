@@ -7,6 +7,12 @@ import ServiceConfigurationFiles
 extension ConfigurationCatalog {
     /// Reads a manifest file; errors name the file and the place in it.
     public init(manifestAt url: URL) throws(ConfigurationManifestError) {
+        try self.init(manifestAt: url, selecting: nil)
+    }
+
+    /// Reads a manifest file, only the part `selection` names when it can
+    /// (``ConfigurationCatalog/init(manifestBytes:selecting:)``), else the whole.
+    package init(manifestAt url: URL, selecting selection: ManifestSelection?) throws(ConfigurationManifestError) {
         let bytes: [UInt8]
         let limit = ConfigurationManifest.sizeLimit
         do throws(BoundedFileReader.Failure) {
@@ -18,6 +24,10 @@ extension ConfigurationCatalog {
             let size = limit % (1 << 30) == 0 ? "\(limit >> 30) GiB" : "\(limit >> 20) MiB"
             throw ConfigurationManifestError(url: url, problem: "larger than \(size); this is not a catalog manifest")
         }
-        try self.init(manifestBytes: bytes, source: url)
+        if let selection, let selected = ConfigurationCatalog(manifestBytes: bytes, selecting: selection) {
+            self = selected
+        } else {
+            try self.init(manifestBytes: bytes, source: url)
+        }
     }
 }
