@@ -127,7 +127,9 @@ struct Commands {
             throw ToolError.usage("reset takes keys, or --scope SCOPE, or --all", command: "reset")
         }
         try invocation.requireValidUTF8()
-        let context = try ToolContext(invocation)
+        // Keys or a scope read only their part of the catalog and the store; --all reads everything.
+        let context = try ToolContext(
+            invocation, selecting: all ? nil : scope.map(ManifestSelection.scope) ?? .keys(Set(keys)))
         context.warnIfCorrupt()
         // Quarantined entries are overrides too: reset removes them from the file.
         let overridden = Set(context.service.overrides.keys).union(context.store.problems.map(\.key))

@@ -217,11 +217,19 @@ struct CommandLineTests {
         let scope = try configMenu(["list", "alpha"] + options)
         #expect(scope.status == 0)
         #expect(scope.output.contains("a.count") && !scope.output.contains("b.count"))
+        let resetScope = try configMenu(["reset", "--scope", "ALPHA"] + options)
+        #expect(resetScope.output == "removed 1 override: a.count\n", "\(resetScope.error)")
+        #expect(try configMenu(["set", "a.count", "8"] + options).status == 0)
+        let reset = try configMenu(["reset", "a.count"] + options)
+        #expect(reset.output == "removed 1 override: a.count\n", "\(reset.error)")
         let whole = try configMenu(["list"] + options)
         #expect(whole.status == 4)
         #expect(whole.error.contains("\(manifest.path): scopes[1].keys[0]"))
         // The broken key, a typo and an unknown scope read the whole manifest, which says what is wrong.
-        for arguments in [["get", "b.count"], ["get", "a.cont"], ["set", "b.count", "1"], ["list", "Gamma"]] {
+        for arguments in [
+            ["get", "b.count"], ["get", "a.cont"], ["set", "b.count", "1"], ["list", "Gamma"],
+            ["reset", "a.count", "b.count"], ["reset", "--scope", "Beta"],
+        ] {
             let result = try configMenu(arguments + options)
             #expect(result.status == 4, "\(arguments)")
             #expect(result.error.contains("scopes[1].keys[0]"), "\(arguments): \(result.error)")

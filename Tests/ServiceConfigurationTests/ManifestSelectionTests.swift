@@ -57,10 +57,11 @@ struct ManifestSelectionTests {
         #expect(try #require(ConfigurationCatalog(manifestBytes: bytes, selecting: several)).requiresOwners)
     }
 
-    @Test("a name the manifest lacks, an empty selection, or a document that is not the plain form: read it whole")
+    @Test("a name the manifest lacks (alone or beside one it has), or a document not in the plain form: read it whole")
     func nothingSelected() throws {
         let bytes = [UInt8](try DemoConfiguration.makeCatalog().manifestJSON())
         #expect(Self.selected(bytes, .keys(["function.album.like.enable"])) == nil)
+        #expect(Self.selected(bytes, .keys(["function.album.like.enable", "function.album.like.enabled"])) == nil)
         #expect(Self.selected(bytes, .keys([])) == nil)
         #expect(Self.selected(bytes, .scope("Albu")) == nil)
         // A byte-order mark, a trailing byte, a cut: the selection gives up and the whole read says what is wrong.

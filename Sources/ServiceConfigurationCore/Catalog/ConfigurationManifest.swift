@@ -97,9 +97,9 @@ extension ConfigurationCatalog {
     /// Only the part of a manifest `selection` names, for a command that needs no other key: a catalog of the
     /// selected keys (in their scopes, in the manifest's order), read from a manifest of 100,000 keys in a fraction of
     /// the time the whole takes. The rest of the document is checked for well-formed JSON and the manifest's outline
-    /// only, not key by key as the whole read checks it. `nil` when there is nothing selected or anything to say (not
-    /// the plain form, a selected key that is refused, a name found twice): the caller then reads the whole manifest,
-    /// which finds what suggestions, orphans and refusals need.
+    /// only, not key by key as the whole read checks it. `nil` when a named key or the scope is not there, or there
+    /// is anything to say (not the plain form, a selected key that is refused, a name found twice): the caller then
+    /// reads the whole manifest, which finds what suggestions, orphans and refusals need.
     package init?(manifestBytes bytes: [UInt8], selecting selection: ManifestSelection) {
         guard let plain = bytes.withUnsafeBytes({ Self.plainManifest($0, selecting: selection) }),
             !plain.scopes.isEmpty
@@ -109,6 +109,7 @@ extension ConfigurationCatalog {
         } catch {
             return nil
         }
+        if case .keys(let names) = selection, keyCount != names.count { return nil }
     }
 
     /// The scopes of a manifest in the plain form every writer produces (only the keys `selection` names, if any),
