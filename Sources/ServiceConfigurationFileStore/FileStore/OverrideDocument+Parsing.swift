@@ -18,7 +18,8 @@ extension OverrideDocument {
                     + ByteCount.describe(OverrideStoreLimits.maximumFileSize))
         }
         let parsed = try bytes.withUnsafeBufferPointer { buffer throws(DocumentError) in
-            var parser = DocumentParser(cursor: JSONCursor(buffer), understandsExpiry: understandingExpiry)
+            var parser = DocumentParser(
+                cursor: JSONCursor(buffer), understandsExpiry: understandingExpiry, source: bytes)
             do {
                 return try parser.parseDocument()
             } catch let error as StrictJSON.ParseError {
@@ -38,6 +39,8 @@ struct DocumentParser {
     var cursor: JSONCursor
     /// Whether the expiry fields are read as such (otherwise they are kept as unknown fields).
     var understandsExpiry = true
+    /// The bytes the cursor reads, for the lines to keep their text (``OverrideDocument/Line/source``).
+    var source: [UInt8] = []
 
     /// The JSON type of the value starting with `byte`, for messages.
     static func typeDescription(startingWith byte: UInt8?) -> String {
@@ -275,7 +278,7 @@ struct DocumentParser {
                 result.problems.append(
                     .init(key: key, field: nil, reason: reason, storedJSON: String(decoding: json, as: UTF8.self)))
             } else if let entry {
-                chunk.append(.init(key: key, entry: entry))
+                chunk.append(.init(key: key, entry: entry, source: lineText(from: keyOffsets.last!)))
                 result.problems += fieldProblems
             }
             if chunk.count == OverrideDocument.chunkSize {
@@ -294,6 +297,14 @@ struct DocumentParser {
             }
         }
         return result
+    }
+
+    /// The text from `start` to the cursor, when it is all on one line (a line spread over several is encoded
+    /// again when saved, so the file keeps one override per line).
+    private func lineText(from start: Int) -> ArraySlice<UInt8> {
+        guard !source.isEmpty else { return [] }
+        let text = source[start..<cursor.index]
+        return text.contains(where: { $0 == 0x0A || $0 == 0x0D }) ? [] : text
     }
 
     struct Refusal: Error { var reason: String }

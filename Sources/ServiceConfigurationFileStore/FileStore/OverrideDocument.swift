@@ -38,10 +38,15 @@ package struct OverrideDocument: Sendable, Equatable {
         /// A quarantined entry's JSON text, exactly as found; empty for a usable entry.
         var quarantined: [UInt8] = []
         var bytes: [UInt8] = []
+        /// For a line read from a file on one line: its text there, from the key's opening quote to the end of the
+        /// entry (a slice of the file's bytes, which it keeps; nothing is copied). A save writes it as it is instead
+        /// of encoding the entry again: it is what the entry was read from, so it reads back the same.
+        var source: ArraySlice<UInt8> = []
 
-        package init(key: String, entry: OverrideEntry) {
+        package init(key: String, entry: OverrideEntry, source: ArraySlice<UInt8> = []) {
             self.key = key
             self.entry = entry
+            self.source = source
         }
 
         package init(key: String, quarantined: [UInt8]) {
@@ -286,7 +291,11 @@ package struct OverrideDocument: Sendable, Equatable {
                     buffer.append(0x0A)
                 }
                 first = false
-                if chunks[chunk][line].bytes.isEmpty {
+                if chunks[chunk][line].bytes.isEmpty, !chunks[chunk][line].source.isEmpty {
+                    // A line as the file had it (the first save of a process re-encodes nothing it read).
+                    buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
+                    chunks[chunk][line].source.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+                } else if chunks[chunk][line].bytes.isEmpty {
                     // Written into the file's buffer, then kept: one array of the line's exact size.
                     let start = buffer.count
                     Self.encode(chunks[chunk][line], into: &buffer)
