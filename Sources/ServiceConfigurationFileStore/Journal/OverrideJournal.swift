@@ -126,10 +126,9 @@ public struct OverrideJournal: Sendable {
         } else {
             header.append(("store", .null))
         }
-        var contents: [UInt8] = []
-        JSONWriter.append(.object(header), to: &contents)
-        contents.append(0x0A)
-        contents += bytes
+        var headerLine: [UInt8] = []
+        JSONWriter.append(.object(header), to: &headerLine)
+        headerLine.append(0x0A)
         let path = baseURL.path
         let temporary =
             "\(StoreFile.folder(of: path))/.\(baseURL.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -137,7 +136,9 @@ public struct OverrideJournal: Sendable {
         guard descriptor >= 0 else { throw .system("cannot write \(temporary)", errno) }
         do {
             defer { close(descriptor) }
-            try StoreFile.writeAll(contents, to: descriptor, action: "cannot write \(temporary)")
+            // The header, then the store's bytes as they are (not copied after the header: 6 MB at 100,000 overrides).
+            try StoreFile.writeAll(headerLine, to: descriptor, action: "cannot write \(temporary)")
+            try StoreFile.writeAll(bytes, to: descriptor, action: "cannot write \(temporary)")
         } catch {
             unlink(temporary)
             throw error
