@@ -3,8 +3,8 @@ enum Help {
     static let sources = """
         catalog and values (every command):
           --manifest FILE         the catalog of another program, from its manifest (see `catalog`);
-                                  default: the built-in demo catalog. get, set, list SCOPE and
-                                  reset KEY...|--scope read only their keys of it
+                                  default: the built-in demo catalog. get, set, list SCOPE,
+                                  reset KEY...|--scope and history KEY read only their keys of it
           --server-values FILE    the program's last server values, a JSON object of key names to
                                   strings; default: the demo's (none with --manifest)
           --store FILE            the override store file (a link is followed to its target);

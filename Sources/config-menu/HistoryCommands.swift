@@ -26,7 +26,8 @@ struct HistoryCommands {
     func history() throws {
         let key = invocation.positional.first
         let limit = try invocation.options["--limit"].map { try ToolContext.positive($0, for: "--limit") }
-        let context = try ToolContext(invocation)
+        // One key's history needs only that key of the catalog and the store (its expiry).
+        let context = try ToolContext(invocation, selecting: key.map { .keys([$0]) })
         let history = context.store.history()
         var records = history.records.filter { record in key == nil || record.changes.contains { $0.key == key } }
         records.reverse()
