@@ -39,7 +39,7 @@ extension FileOverrideStore {
         _ journal: OverrideJournal, fingerprint: FileFingerprint?, document: OverrideDocument?,
         records: [OverrideJournalRecord]? = nil
     ) -> OverrideJournalRecord? {
-        let state = journal.base(comparedTo: fingerprint)
+        let state = journal.base(comparedTo: fingerprint, records: records)
         if case .current = state { return nil }
         let bytes = fingerprint == nil ? [] : ((try? file.load())??.bytes ?? [])
         let document = document ?? (try? OverrideDocument(parsing: bytes)) ?? OverrideDocument()
@@ -73,8 +73,9 @@ extension FileOverrideStore {
         return record.changes.isEmpty ? nil : record
     }
 
-    /// After a save: records the saved bytes as the journal's base, then appends the change made outside (if any)
-    /// and this one. A failure is kept in ``journalProblem``; the save stands.
+    /// After a save: appends the change made outside (if any) and this one, the last naming the file as saved, then
+    /// writes the saved bytes as a new snapshot when one is due (``OverrideJournal/needsSnapshot(after:)``). A
+    /// failure is kept in ``journalProblem``; the save stands.
     func record(
         in journal: OverrideJournal,
         saved bytes: [UInt8],
@@ -91,13 +92,17 @@ extension FileOverrideStore {
         let record = OverrideJournalRecord(
             id: OverrideJournalRecord.makeID(time: now), time: now, origin: origin, reason: reason, changes: changes)
         do throws(StoreFile.Failure) {
-            // The line first, then the base: if the line cannot be written (a journal made unwritable, a full disk),
-            // the base still shows the store as it was, so the next writer records this change as made outside
-            // instead of the history silently missing it (and an undo then undoing an older change). A crash between
-            // the two records the change twice (its line, then "outside"), which an undo handles.
-            let rotation = try journal.append((outside.map { [$0] } ?? []) + [record])
-            try journal.writeBase(bytes, fingerprint: fingerprint)
-            state.withLock { $0.journalProblem = rotation.map { $0 + "; the change was recorded in the history" } }
+            // The line first, then the snapshot: if the line cannot be written (a journal made unwritable, a full
+            // disk), the snapshot and the records still show the store as it was, so the next writer records this
+            // change as made outside instead of the history silently missing it (and an undo then undoing an older
+            // change). A crash between the two leaves the previous snapshot, which the records bring up to date.
+            let appended = try journal.append((outside.map { [$0] } ?? []) + [record], store: fingerprint)
+            if journal.needsSnapshot(after: appended) {
+                try journal.writeBase(bytes, fingerprint: fingerprint, through: record.id, journalSize: appended.size)
+            }
+            state.withLock {
+                $0.journalProblem = appended.rotationProblem.map { $0 + "; the change was recorded in the history" }
+            }
         } catch {
             state.withLock {
                 $0.journalProblem = error.problem + "; the change was saved but not recorded in the history"

@@ -19,10 +19,16 @@ import ServiceConfigurationFiles
 ///   saved (see ``OverrideJournalRecord``);
 /// - `overrides.json.journal.1`: the previous journal: when the journal passes ``rotationSize`` it is renamed to this
 ///   name (replacing the one before), so the history keeps the last 1 to 2 MiB of changes;
-/// - `overrides.json.journaled`: the store as the journal last recorded it. A writer that finds the store different
-///   from it first journals the difference as a change made outside (a hand edit, or a writer stopped between its
-///   save and its journal line), so no change goes unrecorded and readers never write. Without it (deleted by hand,
-///   refused), the store as the journal's records leave each key they name stands in for it.
+/// - `overrides.json.journaled`: a snapshot of the store as the journal recorded it, kept incrementally: the journal's
+///   records after the one it names (`through`) bring it up to date, so a change writes its record and not a second
+///   copy of the store. Each record also names the store's file as that change left it (its `stat` identity), so
+///   a writer sees from the journal's last line alone that nothing changed since. A writer that finds the store
+///   different from the journal's last record first journals the difference from the snapshot brought up to date as
+///   a change made outside (a hand edit, or a writer stopped between its save and its journal line), so no change
+///   goes unrecorded and readers never write. A new snapshot is written when there is none, when the journal
+///   rotates, when a record cannot carry its entries (too large), and after ``snapshotInterval`` bytes of records.
+///   Without it (deleted by hand, refused), the store as the journal's records leave each key they name stands in
+///   for it.
 ///
 /// The store is saved first and is what counts: a crash between the save and the journal line may lose that line
 /// (the next writer then records the change as made outside), never the change. The line is written before the base,
@@ -34,6 +40,9 @@ public struct OverrideJournal: Sendable {
     public static let rotationSize = 1 << 20
     /// The largest record: 512 KiB. A larger change is journaled with its keys only (and cannot be undone).
     public static let maximumRecordSize = 512 << 10
+    /// The records written after a snapshot of the store before the next one is written: 256 KiB (about 850 changes
+    /// of one override), so bringing the snapshot up to date reads at most that much.
+    static let snapshotInterval = 256 << 10
 
     /// The journal file.
     public let url: URL
@@ -56,11 +65,26 @@ public struct OverrideJournal: Sendable {
 
     // MARK: Appending
 
-    /// Appends records, each on its own line, then rotates if the journal passed ``rotationSize``. Throws when the
-    /// lines could not be written; a rotation that failed after they were is returned as a problem (the records are
-    /// in the journal, which rotates at the next append that can).
-    func append(_ records: [OverrideJournalRecord]) throws(StoreFile.Failure) -> String? {
-        guard !records.isEmpty else { return nil }
+    /// What an append did, for the decision to write a new snapshot.
+    struct Appended {
+        /// Why the journal could not be rotated after the lines were written, if so.
+        var rotationProblem: String?
+        /// The journal's size after the append (0 when it was rotated).
+        var size: Int
+        /// Whether the journal was rotated: the records before are in the previous journal now.
+        var rotated: Bool
+        /// Whether a record was too large to carry its entries (it cannot be replayed onto a snapshot).
+        var entriesOmitted: Bool
+    }
+
+    /// Appends records, each on its own line (the last one naming `store`, the store's file as the change left it),
+    /// then rotates if the journal passed ``rotationSize``. Throws when the lines could not be written; a rotation
+    /// that failed after they were is returned as a problem (the records are in the journal, which rotates at the
+    /// next append that can).
+    func append(
+        _ records: [OverrideJournalRecord], store: FileFingerprint? = nil
+    ) throws(StoreFile.Failure) -> Appended {
+        guard !records.isEmpty else { return Appended(size: 0, rotated: false, entriesOmitted: false) }
         try check(.journalAppend)
         let path = url.path
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -75,12 +99,26 @@ public struct OverrideJournal: Sendable {
             var last: UInt8 = 0
             if pread(descriptor, &last, 1, off_t(info.st_size - 1)) == 1, last != 0x0A { bytes.append(0x0A) }
         }
-        for record in records { bytes += record.encodedLine() }
-        try StoreFile.writeAll(bytes, to: descriptor, action: "cannot write the journal \(path)")
-        if Int(info.st_size) + bytes.count > Self.rotationSize, rename(path, rotatedURL.path) != 0 {
-            return StoreFile.Failure.system("cannot rotate the journal \(path) to \(rotatedURL.path)", errno).problem
+        var entriesOmitted = false
+        for (index, record) in records.enumerated() {
+            let last = index == records.count - 1
+            let (line, carriesEntries) = record.encodedLine(store: last ? store.map(Self.json) : nil)
+            entriesOmitted = entriesOmitted || !carriesEntries
+            bytes += line
         }
-        return nil
+        try StoreFile.writeAll(bytes, to: descriptor, action: "cannot write the journal \(path)")
+        let size = Int(info.st_size) + bytes.count
+        var appended = Appended(size: size, rotated: false, entriesOmitted: entriesOmitted)
+        if size > Self.rotationSize {
+            if rename(path, rotatedURL.path) != 0 {
+                appended.rotationProblem =
+                    StoreFile.Failure.system("cannot rotate the journal \(path) to \(rotatedURL.path)", errno).problem
+            } else {
+                appended.size = 0
+                appended.rotated = true
+            }
+        }
+        return appended
     }
 
     /// Refuses a journal that is not a private regular file of this user: it holds the same values as the store.
@@ -104,29 +142,20 @@ public struct OverrideJournal: Sendable {
         var bytes: [UInt8]
     }
 
-    /// Records `bytes` (the store as just saved, `fingerprint` its file) as the state the journal has recorded: a
-    /// header line, then the bytes. Written to a temporary file and renamed, without a flush (a crash may lose it;
-    /// the next writer then journals the last change again as made outside, which loses nothing).
-    func writeBase(_ bytes: [UInt8], fingerprint: FileFingerprint?) throws(StoreFile.Failure) {
+    /// Records `bytes` (the store as just saved, `fingerprint` its file) as the state the journal has recorded, as of
+    /// the record `through` (the journal `journalSize` bytes long after it): a header line, then the bytes. Written to
+    /// a temporary file and renamed, without a flush (a crash may lose it; the previous snapshot and the records
+    /// after it then stand for it, or the next writer journals the last change again as made outside, which loses
+    /// nothing).
+    func writeBase(
+        _ bytes: [UInt8], fingerprint: FileFingerprint?, through: String, journalSize: Int
+    ) throws(StoreFile.Failure) {
         try check(.journalBase)
-        var header: [(key: String, value: JSONValue)] = [
-            ("format", .string("service-configuration-journal-base")), ("version", .number("1")),
+        let header: [(key: String, value: JSONValue)] = [
+            ("store", fingerprint.map(Self.json) ?? .null), ("through", .string(through)),
+            ("journal", .number(String(journalSize))),
         ]
-        if let fingerprint {
-            header.append(
-                (
-                    "store",
-                    .object([
-                        ("device", .number(String(fingerprint.device))), ("inode", .number(String(fingerprint.inode))),
-                        ("size", .number(String(fingerprint.size))),
-                        ("modified", .number(String(fingerprint.modified))),
-                        ("changed", .number(String(fingerprint.changed))),
-                    ])
-                ))
-        } else {
-            header.append(("store", .null))
-        }
-        var headerLine: [UInt8] = []
+        var headerLine = Array(Self.snapshotMagic.utf8)
         JSONWriter.append(.object(header), to: &headerLine)
         headerLine.append(0x0A)
         let path = baseURL.path
@@ -161,36 +190,161 @@ public struct OverrideJournal: Sendable {
         case missing
     }
 
-    /// The store as the journal last recorded it, compared with the store's file that now has `fingerprint`.
-    func base(comparedTo fingerprint: FileFingerprint?) -> BaseState {
+    /// The store as the journal last recorded it, compared with the store's file that now has `fingerprint`: current
+    /// when the snapshot or the journal's last record names the file as it is now (nothing else is read then), else
+    /// the snapshot brought up to date by the records after it (`records`, oldest first: read here when `nil`).
+    func base(comparedTo fingerprint: FileFingerprint?, records: [OverrideJournalRecord]? = nil) -> BaseState {
         let path = baseURL.path
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return .missing }
+        defer { if descriptor >= 0 { close(descriptor) } }
+        let header = descriptor >= 0 ? Self.snapshotHeader(descriptor, path: path) : nil
+        if let header, header.fingerprint == fingerprint { return .current }
+        if let fingerprint, lastRecordedStore() == fingerprint { return .current }
+        guard let header, let bytes = Self.snapshotBytes(descriptor, after: header) else { return .missing }
+        let snapshot = Base(fingerprint: header.fingerprint, bytes: bytes)
+        // A snapshot without `through` (written by an earlier build) is the store as of the last record.
+        guard let through = header.through else { return .recorded(snapshot) }
+        let records = records ?? readRecords().records
+        guard let index = records.lastIndex(where: { $0.id == through }), index < records.count - 1 else {
+            // Its record is gone (two rotations without a snapshot in between) or none came after it.
+            return .recorded(snapshot)
+        }
+        let later = records[(index + 1)...]
+        // A record without its entries cannot be replayed: the records alone then tell what is known.
+        guard !later.contains(where: \.entriesOmitted), var document = try? OverrideDocument(parsing: bytes) else {
+            return .missing
+        }
+        for record in later {
+            for change in record.changes where document[change.key] != change.new { document[change.key] = change.new }
+        }
+        return .recorded(Base(fingerprint: nil, bytes: document.encodedBytes()))
+    }
+
+    /// The first line of a snapshot this build writes. Earlier builds wrote the header object alone on the first line
+    /// and took that snapshot for the store as of the journal's last record; they cannot read this line, so they fall
+    /// back to what the records tell (``derivedBase(records:current:)``) instead of taking the changes recorded after
+    /// the snapshot for changes made outside.
+    static let snapshotMagic = "service-configuration-journal-snapshot 2\n"
+
+    /// What a snapshot's header line says.
+    struct SnapshotHeader {
+        /// The store's file when the snapshot was written (`nil`: there was none).
+        var fingerprint: FileFingerprint?
+        /// The id of the last record the snapshot includes (`nil`: written by an earlier build).
+        var through: String?
+        /// The journal's size after that record (`nil`: written by an earlier build).
+        var journalSize: Int?
+        /// Where the store's bytes start, after the header line.
+        var bodyOffset: Int
+        /// The snapshot file's size.
+        var fileSize: Int
+    }
+
+    /// The header of the snapshot, if there is a usable one (a private regular file, not too large, this format).
+    func snapshotHeader() -> SnapshotHeader? {
+        let path = baseURL.path
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return Self.snapshotHeader(descriptor, path: path)
+    }
+
+    private static func snapshotHeader(_ descriptor: Int32, path: String) -> SnapshotHeader? {
         var info = stat()
-        guard fstat(descriptor, &info) == 0, (try? Self.checkPrivate(info, path: path)) != nil,
+        guard fstat(descriptor, &info) == 0, (try? checkPrivate(info, path: path)) != nil,
             info.st_size <= OverrideStoreLimits.maximumFileSize + 4096
-        else { return .missing }
-        // The header line first: when it names the file as it is now, nothing else is read.
+        else { return nil }
         var head = [UInt8](repeating: 0, count: min(4096, Int(info.st_size)))
-        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-        guard count > 0, let newline = head[..<count].firstIndex(of: 0x0A),
-            case .object(let header)? = try? StrictJSON.parse(Array(head[..<newline]))
-        else { return .missing }
-        let recorded = Self.fingerprint(in: header)
-        if recorded == fingerprint { return .current }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+        guard count > 0 else { return nil }
+        // This build's magic line, then the header; or (an earlier build's) the header alone.
+        let magic = Array(snapshotMagic.utf8)
+        let start = head[..<count].starts(with: magic) ? magic.count : 0
+        guard let newline = head[start..<count].firstIndex(of: 0x0A),
+            case .object(let header)? = try? StrictJSON.parse(Array(head[start..<newline]))
+        else { return nil }
+        var through: String?
+        var journalSize: Int?
+        for member in header {
+            switch (member.key, member.value) {
+            case ("through", .string(let id)): through = id
+            case ("journal", .number(let literal)): journalSize = Int(literal)
+            default: break
+            }
+        }
+        return SnapshotHeader(
+            fingerprint: fingerprint(in: header), through: through, journalSize: journalSize, bodyOffset: newline + 1,
+            fileSize: Int(info.st_size))
+    }
+
+    /// The store's bytes in the snapshot open as `descriptor`.
+    private static func snapshotBytes(_ descriptor: Int32, after header: SnapshotHeader) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: max(0, header.fileSize - header.bodyOffset))
         var total = 0
         while total < bytes.count {
             let got = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + total, $0.count - total, off_t(total))
+                pread(descriptor, $0.baseAddress! + total, $0.count - total, off_t(header.bodyOffset + total))
             }
             if got < 0, errno == EINTR { continue }
             guard got > 0 else { break }
             total += got
         }
-        guard total > newline else { return .missing }
-        return .recorded(Base(fingerprint: recorded, bytes: Array(bytes[(newline + 1)..<total])))
+        return total == bytes.count ? bytes : nil
+    }
+
+    /// The store's file as the journal's last record left it (its `store` member), `nil` when unknown: no record, a
+    /// last line cut short (its writer stopped), a record of an earlier build, or a journal that cannot be read.
+    func lastRecordedStore() -> FileFingerprint? {
+        for file in [url, rotatedURL] {
+            let descriptor = open(file.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { continue }
+                return nil
+            }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, (try? Self.checkPrivate(info, path: file.path)) != nil else {
+                return nil
+            }
+            let size = Int(info.st_size)
+            if size == 0 { continue }
+            // The last line, read from the end: a little first, more when the line is longer (a record holds at most
+            // `maximumRecordSize` bytes).
+            var length = min(size, 4096)
+            while true {
+                var tail = [UInt8](repeating: 0, count: length)
+                let got = tail.withUnsafeMutableBytes {
+                    pread(descriptor, $0.baseAddress!, length, off_t(size - length))
+                }
+                guard got == length, tail.last == 0x0A else { return nil }
+                let line: ArraySlice<UInt8>
+                if let newline = tail.dropLast().lastIndex(of: 0x0A) {
+                    line = tail[(newline + 1)..<(length - 1)]
+                } else if length == size {
+                    line = tail[..<(length - 1)]
+                } else if length < Self.maximumRecordSize * 2 {
+                    length = min(size, length * 8)
+                    continue
+                } else {
+                    return nil
+                }
+                guard case .object(let members)? = try? StrictJSON.parse(Array(line)),
+                    members.contains(where: { $0.key == "store" })
+                else { return nil }
+                return Self.fingerprint(in: members)
+            }
+        }
+        return nil
+    }
+
+    /// Whether the change just appended (`appended`) should write a new snapshot: there is none usable (or one from
+    /// an earlier build), the journal rotated or was replaced since, a record lost its entries, or the records since
+    /// the snapshot passed ``snapshotInterval``.
+    func needsSnapshot(after appended: Appended) -> Bool {
+        guard !appended.rotated, !appended.entriesOmitted, let header = snapshotHeader(), header.through != nil,
+            let before = header.journalSize
+        else { return true }
+        return appended.size < before || appended.size - before > Self.snapshotInterval
     }
 
     /// The store as the journal's `records` (oldest first) leave it, for a journal whose base is missing: `current`
@@ -214,6 +368,15 @@ public struct OverrideJournal: Sendable {
         var bytes: [UInt8] = []
         document.encode(into: &bytes)
         return bytes
+    }
+
+    /// A fingerprint as the base header and the records write it.
+    static func json(_ fingerprint: FileFingerprint) -> JSONValue {
+        .object([
+            ("device", .number(String(fingerprint.device))), ("inode", .number(String(fingerprint.inode))),
+            ("size", .number(String(fingerprint.size))), ("modified", .number(String(fingerprint.modified))),
+            ("changed", .number(String(fingerprint.changed))),
+        ])
     }
 
     /// The store's fingerprint recorded in a base header (`nil` for `"store": null`: there was no file).

@@ -15,21 +15,33 @@ extension OverrideJournalRecord {
     /// `omittedKeys` and `entriesOmitted` when they are set, and the origin's `host` when it names its machine.
     /// Entries are written as the store writes them.
     package func encodedLine(limit: Int = OverrideJournal.maximumRecordSize) -> [UInt8] {
-        var line = encoded(entries: !entriesOmitted, keys: changes.count)
-        if line.count <= limit { return line }
-        line = encoded(entries: false, keys: changes.count)
-        if line.count <= limit { return line }
+        encodedLine(limit: limit, store: nil).line
+    }
+
+    /// ``encodedLine(limit:)`` with `store` (the store's file as this change left it, the journal's own member,
+    /// ignored by readers of records), and whether the line carries the entries.
+    func encodedLine(
+        limit: Int = OverrideJournal.maximumRecordSize, store: JSONValue?
+    ) -> (line: [UInt8], carriesEntries: Bool) {
+        var line = encoded(entries: !entriesOmitted, keys: changes.count, store: store)
+        if line.count <= limit { return (line, !entriesOmitted) }
+        line = encoded(entries: false, keys: changes.count, store: store)
+        if line.count <= limit { return (line, false) }
         // Keys only, as many as fit: find the largest prefix by halving.
         var low = 0
         var high = changes.count
         while low < high {
             let middle = (low + high + 1) / 2
-            if encoded(entries: false, keys: middle).count <= limit { low = middle } else { high = middle - 1 }
+            if encoded(entries: false, keys: middle, store: store).count <= limit {
+                low = middle
+            } else {
+                high = middle - 1
+            }
         }
-        return encoded(entries: false, keys: low)
+        return (encoded(entries: false, keys: low, store: store), false)
     }
 
-    private func encoded(entries: Bool, keys: Int) -> [UInt8] {
+    private func encoded(entries: Bool, keys: Int, store: JSONValue?) -> [UInt8] {
         var buffer: [UInt8] = []
         func member(_ name: String, first: Bool = false) {
             if !first { buffer.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
@@ -88,6 +100,10 @@ extension OverrideJournalRecord {
         if !entries {
             member("entriesOmitted")
             buffer.append(contentsOf: Array("true".utf8))
+        }
+        if let store {
+            member("store")
+            JSONWriter.append(store, to: &buffer)
         }
         buffer.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
         return buffer
