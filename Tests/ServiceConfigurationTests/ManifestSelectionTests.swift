@@ -137,3 +137,71 @@ struct ManifestSelectionTests {
         #expect(compared > 100, "most documents were read both ways, so the comparison covered something")
     }
 }
+
+/// A manifest file of a megabyte or more is read on two threads: a helper reads the scopes from near the middle, and
+/// its work counts only when the first thread arrives exactly where it started.
+@Suite("Manifest reading on two threads: the same catalog as one thread, whatever the document")
+struct ManifestSharedReadTests {
+    private static func outcome(_ bytes: [UInt8]) -> String {
+        let whole = try? ConfigurationCatalog(manifestBytes: bytes, source: nil)
+        return whole.map { String(decoding: $0.manifestJSON(), as: UTF8.self) } ?? "refused"
+    }
+
+    /// The single-threaded reading of the same bytes (`Data` is always read on one thread).
+    private static func reference(_ bytes: [UInt8]) -> String {
+        let whole = try? ConfigurationCatalog(manifest: Data(bytes))
+        return whole.map { String(decoding: $0.manifestJSON(), as: UTF8.self) } ?? "refused"
+    }
+
+    private static let large = {
+        [UInt8](try! DemoConfiguration.synthetic(keys: 8_000, scopes: 80).catalog.manifestJSON())
+    }()
+
+    @Test("a large manifest is read with the helper, to the catalog one thread reads; a small one without it")
+    func sameCatalog() throws {
+        #expect(Self.large.count > 1 << 20)
+        #expect(ConfigurationCatalog.manifestReadIsShared(Self.large) == true)
+        #expect(Self.outcome(Self.large) == String(decoding: Self.large, as: UTF8.self))
+        let small = [UInt8](try DemoConfiguration.makeCatalog().manifestJSON())
+        #expect(ConfigurationCatalog.manifestReadIsShared(small) == false)
+    }
+
+    @Test("where the helper's guess is not a scope (inside a key's unknown member), its work is dropped")
+    func wrongGuess() throws {
+        // Every scope boundary is written on one line, so the only ",\n{"keys":[" left is the decoy inside a key.
+        var text = String(decoding: Self.large, as: UTF8.self).replacingOccurrences(
+            of: ",\n{\"keys\":[", with: ",{\"keys\":[")
+        let middle = text.index(text.startIndex, offsetBy: text.utf8.count * 3 / 4)
+        let key = try #require(text[middle...].range(of: "{\"control\":"))
+        let decoy = #"{"keys":[{"control":{"kind":"text"},"name":"decoy.key"}],"name":"Decoy"}"#
+        text.insert(contentsOf: "\"x\":[1,\n\(decoy)],", at: text.index(after: key.lowerBound))
+        let bytes = Array(text.utf8)
+        #expect(ConfigurationCatalog.manifestReadIsShared(bytes) == false)
+        #expect(Self.outcome(bytes) == Self.reference(bytes))
+        #expect(Self.outcome(bytes) != "refused")
+    }
+
+    @Test("seeded fuzz: byte edits anywhere give what one thread gives, refusals included")
+    func fuzz() throws {
+        var generator = SeededGenerator(seed: 0x7368_6172_6564)
+        var shared = 0
+        for iteration in 0..<fuzzIterations(default: 24) {
+            var text = Self.large
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                // Edits near the helper's start, where a mistake would show, or anywhere.
+                let place =
+                    Bool.random(using: &generator)
+                    ? Int.random(in: (text.count / 2)..<(text.count / 2 + 4096), using: &generator)
+                    : Int.random(in: 0..<text.count, using: &generator)
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0: text.remove(at: place)
+                case 1: text.insert(Array(#"{}[],:"\ 0-e.n"#.utf8).randomElement(using: &generator)!, at: place)
+                default: text[place] = UInt8.random(in: 0...255, using: &generator)
+                }
+            }
+            if ConfigurationCatalog.manifestReadIsShared(text) == true { shared += 1 }
+            #expect(Self.outcome(text) == Self.reference(text), "iteration \(iteration)")
+        }
+        #expect(shared > 0, "some edited documents were still read with the helper")
+    }
+}

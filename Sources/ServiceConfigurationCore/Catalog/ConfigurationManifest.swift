@@ -87,8 +87,8 @@ extension ConfigurationCatalog {
     /// ``init(manifest:source:)`` on the bytes of a file, without copying them into `Data` (a manifest of 100,000
     /// keys is 19 MB) unless it is not in the plain form and has to go through `JSONDecoder`.
     package init(manifestBytes bytes: [UInt8], source: URL?) throws(ConfigurationManifestError) {
-        if let plain = bytes.withUnsafeBytes({ Self.plainManifest($0) }) {
-            try self.init(plain: plain, source: source)
+        if let plain = Self.plainManifest(concurrently: bytes) {
+            try self.init(plain: (plain.scopes, plain.requiresOwners), source: source)
         } else {
             try self.init(decoding: Data(bytes), source: source)
         }
@@ -120,18 +120,43 @@ extension ConfigurationCatalog {
     ) -> (scopes: [Scope], requiresOwners: Bool)? {
         var scopes: [Scope] = []
         let plain = ManifestCompactForm.read(bytes, selecting: selection) { scope in
-            guard
-                let keys = try? scope.keys.map({ key throws(ManifestDocument.KeyProblem) in
-                    try key.descriptor(scope: scope.name)
-                })
-            else { return false }
-            scopes.append(Scope(name: scope.name, keys: keys))
+            guard let scope = Self.scope(scope) else { return false }
+            scopes.append(scope)
             return true
         }
         guard let plain, plain.format == ConfigurationManifest.formatName,
             plain.version <= ConfigurationManifest.version
         else { return nil }
         return (scopes, plain.requiresOwners ?? false)
+    }
+
+    /// ``plainManifest(_:selecting:)`` of the whole document, read on two threads when it is large
+    /// (``ManifestCompactForm/readConcurrently(_:convert:)``).
+    private static func plainManifest(
+        concurrently bytes: [UInt8]
+    ) -> (scopes: [Scope], requiresOwners: Bool, helped: Bool)? {
+        let plain = ManifestCompactForm.readConcurrently(bytes, convert: Self.scope)
+        guard let plain, plain.header.format == ConfigurationManifest.formatName,
+            plain.header.version <= ConfigurationManifest.version
+        else { return nil }
+        return (plain.scopes, plain.header.requiresOwners ?? false, plain.helped)
+    }
+
+    /// For tests and benchmarks: whether reading `bytes` as a file's manifest used the second thread (`nil`: the
+    /// document is not in the plain form, and the decoder reads it).
+    package static func manifestReadIsShared(_ bytes: [UInt8]) -> Bool? {
+        plainManifest(concurrently: bytes)?.helped
+    }
+
+    /// A scope as the fast reader read it, with its keys' descriptors; `nil` when a key is refused (the decoder then
+    /// says why).
+    private static func scope(_ scope: ManifestDocument.Scope) -> Scope? {
+        guard
+            let keys = try? scope.keys.map({ key throws(ManifestDocument.KeyProblem) in
+                try key.descriptor(scope: scope.name)
+            })
+        else { return nil }
+        return Scope(name: scope.name, keys: keys)
     }
 
     /// The catalog of a manifest the fast reader read; the decoder would read the same document, so a refusal here
