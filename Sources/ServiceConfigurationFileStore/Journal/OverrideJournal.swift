@@ -26,7 +26,7 @@ import ServiceConfigurationFiles
 ///   different from the journal's last record first journals the difference from the snapshot brought up to date as
 ///   a change made outside (a hand edit, or a writer stopped between its save and its journal line), so no change
 ///   goes unrecorded and readers never write. A new snapshot is written when there is none, when the journal
-///   rotates, when a record cannot carry its entries (too large), and after ``snapshotInterval`` bytes of records.
+///   rotates, when a record cannot carry its entries (too large), and after 256 KiB of records.
 ///   Without it (deleted by hand, refused), the store as the journal's records leave each key they name stands in
 ///   for it.
 ///
