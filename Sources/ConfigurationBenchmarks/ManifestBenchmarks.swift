@@ -33,6 +33,36 @@ func manifestBenchmarks() throws {
                 fastMemory, decoderMemory))
     }
     print("Load average after: \(loadAverage())")
+    try manifestFileReadBenchmarks()
+}
+
+/// A manifest as a tool reads it from a file's bytes (`config-menu --manifest`): the whole on one thread (as from
+/// `Data`) and on two (a file of a megabyte or more), and only the key a command names (`get KEY`, `set KEY VALUE`:
+/// the rest scanned for its form), alternating in this process.
+func manifestFileReadBenchmarks() throws {
+    print("")
+    print("Reading a manifest file's bytes (release build; load average \(loadAverage()))")
+    print("| keys | whole, one thread | whole, two threads | two / one | one key | one key / whole, one thread |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for (keys, trials) in [(100_000, 11), (1_000_000, 3)] {
+        let catalog = try DemoConfiguration.synthetic(keys: keys, scopes: keys / 100).catalog
+        let data = catalog.manifestJSON()
+        let bytes = [UInt8](data)
+        let name = catalog.scopes.last?.keys.last?.name ?? ""
+        let whole = alternate(
+            trials: trials,
+            { blackHole(try? ConfigurationCatalog(manifest: data)) },
+            { blackHole(try? ConfigurationCatalog(manifestBytes: bytes, source: nil)) })
+        let selected = alternate(
+            trials: trials,
+            { blackHole(try? ConfigurationCatalog(manifest: data)) },
+            { blackHole(ConfigurationCatalog(manifestBytes: bytes, selecting: .keys([name]))) })
+        print(
+            String(
+                format: "| %d | %.0f ms | %.0f ms | %.2fx | %.1f ms | %.3fx |", keys, whole.first, whole.second,
+                whole.ratio, selected.second, selected.ratio))
+    }
+    print("Load average after: \(loadAverage())")
 }
 
 /// The child process of the memory comparison: reads the file's bytes and a catalog from them once, and prints the

@@ -5,6 +5,7 @@
 //     swift run -c release config-benchmarks store     # the override store only
 //     swift run -c release config-benchmarks menu      # the debug menu: start-up, memory, filtering, rendering
 //     swift run -c release config-benchmarks manifest  # catalog manifests: writing, reading, memory (100k, 1M keys)
+//     swift run -c release config-benchmarks manifest-file  # a manifest file's bytes: one thread, two, one key
 //     swift run -c release config-benchmarks sync      # server values sync on loopback: 304, 5,000-key 200, memory
 //     swift run -c release config-benchmarks etcd      # a set in one process to the callback in another: etcd vs file
 //     swift run -c release config-benchmarks reports   # a 100,000-read program report: writing, reading, the menu
@@ -175,7 +176,8 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--sync-memory"
 
 let section = CommandLine.arguments.dropFirst().first ?? "all"
 let sections = [
-    "all", "reads", "store", "menu", "manifest", "sync", "ofrep", "serve", "etcd", "reports", "codable", "reload",
+    "all", "reads", "store", "menu", "manifest", "manifest-file", "sync", "ofrep", "serve", "etcd", "reports",
+    "codable", "reload",
 ]
 guard sections.contains(section) else {
     print("usage: config-benchmarks [\(sections.joined(separator: "|"))]")
@@ -185,6 +187,7 @@ if section == "all" || section == "reads" { try readBenchmarks() }
 if section == "all" || section == "store" { try storeBenchmarks() }
 if section == "all" || section == "menu" { try menuBenchmarks() }
 if section == "all" || section == "manifest" { try manifestBenchmarks() }
+if section == "manifest-file" { try manifestFileReadBenchmarks() }
 if section == "all" || section == "reports" { try reportBenchmarks() }
 if section == "all" || section == "sync" { try syncBenchmarks() }
 if section == "all" || section == "ofrep" { try ofrepBenchmarks() }
