@@ -156,6 +156,35 @@ struct JournalSnapshotTests {
         #expect(store.history().records.map(\.reason.action) == [.set, .set])
     }
 
+    @Test(
+        "a hostile last journal line (cut, binary, a forged or odd `store`, huge) never hides a hand edit",
+        arguments: [
+            Array(#"{"v": 1, "id": "x", "store": {"device": 1"#.utf8),
+            [0x00, 0xFF, 0xFE, 0x0A],
+            Array(#"{"store": "not an object"}"#.utf8) + [0x0A],
+            Array(#"{"store": {"device": -1, "inode": 1e99, "size": "7", "modified": null, "changed": []}}"#.utf8)
+                + [0x0A],
+            Array(repeating: UInt8(ascii: "a"), count: 3 << 20) + [0x0A],
+        ])
+    func hostileJournalTail(tail: [UInt8]) throws {
+        let (folder, url, store) = try Self.started()
+        defer { withExtendedLifetime(folder) {} }
+        try store.set("2", forKey: "b")
+        var text = try String(contentsOf: url, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""value": "2""#, with: #""value": "two""#)
+        try Self.edit(url, to: text, inPlace: true)
+        let journal = FileHandle(forWritingAtPath: url.path + ".journal")
+        try journal?.seekToEnd()
+        try journal?.write(contentsOf: Data(tail))
+        try journal?.close()
+        let writer = FileOverrideStore(url: url, origin: .cli)
+        try writer.set("3", forKey: "c")
+        let history = writer.history()
+        let outside = try #require(history.records.last { $0.reason.action == .outside })
+        #expect(outside.changes.first { $0.key == "b" }.map { [$0.old?.value, $0.new?.value] } == ["2", "two"])
+        #expect(history.records.last?.keys == ["c"])
+    }
+
     @Test("seeded fuzz: changes, hand edits in place and by rename, new store objects: no change goes unrecorded")
     func fuzz() throws {
         var random = SeededGenerator(seed: 0x736E_6170)
