@@ -681,7 +681,8 @@ private struct MemberName {
     let bytes: UnsafeRawBufferPointer
 
     static func ~= (known: StaticString, name: MemberName) -> Bool {
-        known.withUTF8Buffer { $0.elementsEqual(name.bytes) }
+        known.utf8CodeUnitCount == name.bytes.count
+            && (name.bytes.isEmpty || memcmp(known.utf8Start, name.bytes.baseAddress!, name.bytes.count) == 0)
     }
 }
 

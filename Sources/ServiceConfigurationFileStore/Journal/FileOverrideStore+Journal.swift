@@ -33,8 +33,9 @@ extension FileOverrideStore {
 
     /// The change made outside the journaling writers since the journal's last record, if the file (which has
     /// `fingerprint`; `document` as read from it, `nil` to read it here) differs from what the journal recorded:
-    /// its base, or without one, what its `records` (read here when `nil`) leave the keys they name. Writers call it
-    /// under the lock, before their own change; readers to show it.
+    /// its snapshot brought up to date by the `records` after it (read here when `nil` and needed), or without one,
+    /// what the records leave the keys they name. Writers call it under the lock, before their own change; readers to
+    /// show it.
     func outsideChange(
         _ journal: OverrideJournal, fingerprint: FileFingerprint?, document: OverrideDocument?,
         records: [OverrideJournalRecord]? = nil

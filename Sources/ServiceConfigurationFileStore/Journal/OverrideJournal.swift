@@ -31,10 +31,11 @@ import ServiceConfigurationFiles
 ///   for it.
 ///
 /// The store is saved first and is what counts: a crash between the save and the journal line may lose that line
-/// (the next writer then records the change as made outside), never the change. The line is written before the base,
-/// so a line that cannot be written leaves the base as it was and the change is recorded as made outside later; a
-/// crash between the line and the base records the change twice (its line, then as made outside). Journal failures
-/// (a full disk) do not fail the change; ``FileOverrideStore/journalProblem`` reports them.
+/// (the next writer then records the change as made outside), never the change. The line is written before a
+/// snapshot, so a line that cannot be written leaves the records as they were and the change is recorded as made
+/// outside later; a crash between the line and a snapshot loses nothing (the line names the file it left, and the
+/// previous snapshot with the records after it stands). Journal failures (a full disk) do not fail the change;
+/// ``FileOverrideStore/journalProblem`` reports them.
 public struct OverrideJournal: Sendable {
     /// The size past which the journal is rotated: 1 MiB.
     public static let rotationSize = 1 << 20
