@@ -681,8 +681,11 @@ private struct MemberName {
     let bytes: UnsafeRawBufferPointer
 
     static func ~= (known: StaticString, name: MemberName) -> Bool {
-        known.utf8CodeUnitCount == name.bytes.count
-            && (name.bytes.isEmpty || memcmp(known.utf8Start, name.bytes.baseAddress!, name.bytes.count) == 0)
+        // `withUTF8Buffer`, not `utf8Start`: a one-character literal may be stored as a scalar, without a pointer.
+        known.withUTF8Buffer { known in
+            known.count == name.bytes.count
+                && (known.isEmpty || memcmp(known.baseAddress!, name.bytes.baseAddress!, known.count) == 0)
+        }
     }
 }
 
