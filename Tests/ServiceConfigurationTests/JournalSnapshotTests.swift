@@ -126,6 +126,25 @@ struct JournalSnapshotTests {
         #expect(unrecorded.changes.map(\.key) == ["z"])
     }
 
+    @Test("a snapshot that cannot be written: the change is said to be in the history, and it is, once")
+    func snapshotFailure() throws {
+        let folder = TemporaryFolder()
+        let url = folder.storeURL()
+        // The first change must write a snapshot; the disk is full for it only.
+        let failing = FileOverrideStore(url: url, faults: { $0 == .journalBase ? ENOSPC : nil })
+        try failing.set("1", forKey: "a")
+        let problem = try #require(failing.journalProblem)
+        #expect(problem.contains("No space left on device"))
+        #expect(problem.contains("the change was recorded in the history, the snapshot beside it not updated"))
+        #expect(!problem.contains("not recorded"))
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".journaled"))
+        let store = FileOverrideStore(url: url, origin: .cli)
+        #expect(store.history().unrecorded == nil)
+        try store.set("2", forKey: "b")
+        #expect(store.journalProblem == nil)
+        #expect(store.history().records.map(\.keys) == [["a"], ["b"]], "recorded once, not again as made outside")
+    }
+
     @Test("a snapshot written by an earlier build (no `through`) stands for the store as of the last record")
     func earlierBuildSnapshot() throws {
         let (folder, url, store) = try Self.started()

@@ -92,22 +92,28 @@ extension FileOverrideStore {
         }
         let record = OverrideJournalRecord(
             id: OverrideJournalRecord.makeID(time: now), time: now, origin: origin, reason: reason, changes: changes)
+        // The line first, then the snapshot: if the line cannot be written (a journal made unwritable, a full disk),
+        // the snapshot and the records still show the store as it was, so the next writer records this change as made
+        // outside instead of the history silently missing it (and an undo then undoing an older change). A crash
+        // between the two leaves the previous snapshot, which the records bring up to date.
+        let appended: OverrideJournal.Appended
         do throws(StoreFile.Failure) {
-            // The line first, then the snapshot: if the line cannot be written (a journal made unwritable, a full
-            // disk), the snapshot and the records still show the store as it was, so the next writer records this
-            // change as made outside instead of the history silently missing it (and an undo then undoing an older
-            // change). A crash between the two leaves the previous snapshot, which the records bring up to date.
-            let appended = try journal.append((outside.map { [$0] } ?? []) + [record], store: fingerprint)
-            if journal.needsSnapshot(after: appended) {
-                try journal.writeBase(bytes, fingerprint: fingerprint, through: record.id, journalSize: appended.size)
-            }
-            state.withLock {
-                $0.journalProblem = appended.rotationProblem.map { $0 + "; the change was recorded in the history" }
-            }
+            appended = try journal.append((outside.map { [$0] } ?? []) + [record], store: fingerprint)
         } catch {
             state.withLock {
                 $0.journalProblem = error.problem + "; the change was saved but not recorded in the history"
             }
+            return
         }
+        var problem = appended.rotationProblem.map { $0 + "; the change was recorded in the history" }
+        if journal.needsSnapshot(after: appended) {
+            do throws(StoreFile.Failure) {
+                try journal.writeBase(bytes, fingerprint: fingerprint, through: record.id, journalSize: appended.size)
+            } catch {
+                // The line names the file it left, so the change is in the history all the same.
+                problem = error.problem + "; the change was recorded in the history, the snapshot beside it not updated"
+            }
+        }
+        state.withLock { [problem] in $0.journalProblem = problem }
     }
 }
