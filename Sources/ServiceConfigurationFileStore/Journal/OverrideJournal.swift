@@ -41,8 +41,8 @@ public struct OverrideJournal: Sendable {
     public static let rotationSize = 1 << 20
     /// The largest record: 512 KiB. A larger change is journaled with its keys only (and cannot be undone).
     public static let maximumRecordSize = 512 << 10
-    /// The records written after a snapshot of the store before the next one is written: 256 KiB (about 850 changes
-    /// of one override), so bringing the snapshot up to date reads at most that much.
+    /// The records written after a snapshot of the store before the next one is written: 256 KiB (about 580 changes
+    /// of one override of the synthetic catalog), so bringing the snapshot up to date replays at most that much.
     static let snapshotInterval = 256 << 10
 
     /// The journal file.
