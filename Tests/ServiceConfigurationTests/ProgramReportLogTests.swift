@@ -47,6 +47,9 @@ import Testing
             let folder = TemporaryFolder()
             var options = LiveConfigurationService.Options(programName: "app")
             options.programReportInterval = .milliseconds(50)
+            // Far from this test's own time: under a loaded CI a sleep can last past the default minute, after
+            // which a scheduled write is whole and removes the log.
+            options.programReportLongestLogAge = .seconds(3_600)
             let service = LiveConfigurationService(
                 serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
                 overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
@@ -82,6 +85,7 @@ import Testing
             let folder = TemporaryFolder()
             var options = LiveConfigurationService.Options(programName: "app")
             options.programReportInterval = .milliseconds(20)
+            options.programReportLongestLogAge = .seconds(3_600)  // as above
             let service = LiveConfigurationService(
                 serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
                 overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
@@ -101,6 +105,30 @@ import Testing
                 await eventually(within: 30) {
                     FileManager.default.fileExists(atPath: ProgramReportLog.url(of: url).path)
                 })
+        }
+
+        @Test("a log older than the longest age is not continued: the next scheduled write is whole, the log gone")
+        func oldLogIsWrittenWhole() async throws {
+            let folder = TemporaryFolder()
+            var options = LiveConfigurationService.Options(programName: "app")
+            options.programReportInterval = .milliseconds(20)
+            options.programReportLongestLogAge = .zero
+            let service = LiveConfigurationService(
+                serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
+                overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
+            _ = service.count
+            service.publishProgramReportNow()
+            let url = try #require(service.programReportURL)
+            let writes = service.programReportWriteCount
+            _ = service.flag
+            #expect(await eventually(within: 30) { service.programReportWriteCount > writes })
+            #expect(!FileManager.default.fileExists(atPath: ProgramReportLog.url(of: url).path))
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            #expect(
+                (report["reads"] as? [String: Any]).map { Set($0.keys) } == [
+                    Fixture.CountKey.name, Fixture.FlagKey.name,
+                ], "the report itself holds the new read")
+            service.endProgramReport()
         }
 
         @Test("a reader applies each complete line once, waits for a line being written, and starts over with the log")

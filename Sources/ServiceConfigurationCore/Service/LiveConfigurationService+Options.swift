@@ -32,6 +32,9 @@ extension LiveConfigurationService {
         public var launchOverrides: ConfigurationLaunchOverrides
         /// The shortest time between two writes of the program report.
         package var programReportInterval: Duration = .seconds(1)
+        /// Where a report file is continued by a reads log (a store file's): the longest the report itself goes
+        /// without the reads its log holds before a scheduled write writes it whole again.
+        package var programReportLongestLogAge: Duration = .seconds(60)
         /// How many finished reports of this program (ended or stale) a new service keeps in the programs folder.
         package var keptFinishedReports = 5
         /// Where reports expire on their own (an etcd store's, on a lease kept alive while the program runs): how long

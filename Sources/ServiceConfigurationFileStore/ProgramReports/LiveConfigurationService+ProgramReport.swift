@@ -10,8 +10,8 @@ extension FileOverrideStore: ConfigurationReadObserverProvider {
         guard engine.overridesEnabled, options.publishesProgramReport else { return nil }
         return ProgramReportPublisher(
             engine: engine, storeURL: url, programName: options.programName, programVersion: programVersion,
-            interval: options.programReportInterval, keptFinishedReports: options.keptFinishedReports,
-            onWarning: options.onWarning)
+            interval: options.programReportInterval, longestLogAge: options.programReportLongestLogAge,
+            keptFinishedReports: options.keptFinishedReports, onWarning: options.onWarning)
     }
 }
 

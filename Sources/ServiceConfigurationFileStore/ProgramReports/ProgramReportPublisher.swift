@@ -22,7 +22,8 @@ import ServiceConfigurationFiles
 /// of rewriting the whole report: a program that read 100,000 keys wrote 14 MB a second. The report is written whole
 /// (and the log started again) first, at the end, on ``publishNow()``, when the unregistered keys or the rejected
 /// overrides change, when the log has grown past a quarter of the report (or 256 KiB), when it is a minute old (so a
-/// reader of the report alone is never more than a minute behind), and whenever appending fails.
+/// reader of the report alone is never more than a minute behind; `Options.programReportLongestLogAge`), and
+/// whenever appending fails.
 ///
 /// The final report is also added to the store's run history (``ProgramRunHistory``), and before it prunes old
 /// reports a publisher sweeps the finished ones not in the history yet (killed programs') into it.
@@ -37,6 +38,8 @@ package final class ProgramReportPublisher: Sendable {
     private let processStart: String?
     private let startedAt = Date()
     private let interval: Duration
+    /// The longest the report itself goes without the reads its log holds.
+    private let longestLogAge: Duration
     private let keptFinishedReports: Int
     private let onWarning: (@Sendable (ConfigurationWarning) -> Void)?
     private let queue = DispatchQueue(label: "ServiceConfiguration.ProgramReportPublisher")
@@ -67,8 +70,6 @@ package final class ProgramReportPublisher: Sendable {
 
     /// The log's size past which the report is written whole again: a quarter of the report, at least this.
     static let minimumLogSize = 256 << 10
-    /// The longest the report itself goes without the reads its log holds.
-    static let longestLogAge: Duration = .seconds(60)
 
     private let schedule = Locked(Schedule())
     private let output = Locked(Output())
@@ -79,6 +80,7 @@ package final class ProgramReportPublisher: Sendable {
         programName: String,
         programVersion: ProgramVersion?,
         interval: Duration,
+        longestLogAge: Duration,
         keptFinishedReports: Int,
         onWarning: (@Sendable (ConfigurationWarning) -> Void)?
     ) {
@@ -90,6 +92,7 @@ package final class ProgramReportPublisher: Sendable {
         self.fileURL = folder.appendingPathComponent(Self.fileName(programName: programName, pid: getpid()))
         self.processStart = ProcessLiveness.startIdentity(of: getpid())
         self.interval = interval
+        self.longestLogAge = longestLogAge
         self.keptFinishedReports = keptFinishedReports
         self.onWarning = onWarning
     }
@@ -240,7 +243,7 @@ package final class ProgramReportPublisher: Sendable {
     private func appendToLog(_ report: ProgramReport, _ output: inout Output) -> LogOutcome {
         guard output.generation > 0, output.logSize != Int.max,
             report.unregistered == output.publishedUnregistered, report.rejectedOverrides == output.publishedRejected,
-            output.lastWholeWrite.map({ .now - $0 < Self.longestLogAge }) ?? false
+            output.lastWholeWrite.map({ .now - $0 < longestLogAge }) ?? false
         else { return .mustWriteWhole }
         let changed = ProgramReportLog.changedReads(from: output.published, to: report.reads)
         if changed.isEmpty { return .nothingChanged }
