@@ -145,10 +145,10 @@ public struct ConfigurationCatalog: Sendable {
             guard scopeNames.insert(scope.name).inserted else { throw .duplicateScopeName(scope.name) }
             guard !scope.keys.isEmpty else { throw .scopeHasNoKeys(scope.name) }
             for (keyIndex, key) in scope.keys.enumerated() {
-                if let existing = index[key.name] {
+                // One hash a key: the position replaced, if any, is the first key of that name.
+                if let existing = index.updateValue((scopeIndex, keyIndex), forKey: key.name) {
                     throw .duplicateKeyName(key.name, firstScope: scopes[existing.scope].name, secondScope: scope.name)
                 }
-                index[key.name] = (scopeIndex, keyIndex)
             }
         }
         self.scopes = scopes

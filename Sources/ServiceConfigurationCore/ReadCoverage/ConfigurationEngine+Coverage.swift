@@ -129,10 +129,10 @@ extension ConfigurationEngine {
             var pending: [Pending] = []
             for (name, record) in state.coverage.reads {
                 if record.seen.isEmpty {
-                    pending.append((name, -1, record.layers, record.keyType, state.descriptors[name]))
+                    pending.append((name, -1, record.layers, record.keyType, state.descriptor(named: name)))
                 }
                 for (index, seen) in record.seen.enumerated() where seen.value == nil {
-                    pending.append((name, index, seen.layers, record.keyType, state.descriptors[name]))
+                    pending.append((name, index, seen.layers, record.keyType, state.descriptor(named: name)))
                 }
             }
             return pending
@@ -167,7 +167,7 @@ extension ConfigurationEngine {
             var pending: [Pending] = []
             var verdicts: [ReadCoverageState.OverrideValue: String?] = [:]
             for (name, value) in state.overrides {
-                guard let descriptor = state.descriptors[name] else { continue }
+                guard let descriptor = state.descriptor(named: name) else { continue }
                 let key = ReadCoverageState.OverrideValue(name: name, value: value)
                 if let verdict = state.coverage.overrideVerdicts[key] {
                     verdicts[key] = verdict

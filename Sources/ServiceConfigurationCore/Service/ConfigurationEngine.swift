@@ -25,7 +25,12 @@ package final class ConfigurationEngine: Sendable {
         var launch: [String: String] = [:]
         var generation: UInt64 = 1
         var decoded: [ObjectIdentifier: DecodedEntry] = [:]
-        var descriptors: [String: ConfigurationKeyDescriptor] = [:]
+        /// The first catalog registered: its keys are found through its own index (at 100,000 keys a copy of it
+        /// here cost 50 ms and megabytes before a menu's first frame).
+        private(set) var firstCatalog: ConfigurationCatalog?
+        /// Descriptors of keys of catalogs registered after the first (a later catalog's key wins, as it replaces
+        /// an earlier one's) and of keys learned from typed reads and writes.
+        private(set) var descriptors: [String: ConfigurationKeyDescriptor] = [:]
         /// The catalogs registered so far, kept alive: an identifier of a freed catalog could be reused by the next
         /// one, which would then be taken for a catalog registered before.
         var registeredCatalogs: [ObjectIdentifier: ConfigurationCatalog.Identity] = [:]
@@ -37,6 +42,23 @@ package final class ConfigurationEngine: Sendable {
         /// Called (outside the lock) after reads are recorded and after the layers change: the program report.
         var changeHook: (@Sendable (CoverageChange) -> Void)?
 
+        /// The descriptor of the key named `name`: the last registered catalog's that has it, else the one learned.
+        func descriptor(named name: String) -> ConfigurationKeyDescriptor? {
+            descriptors[name] ?? firstCatalog?.descriptor(named: name)
+        }
+
+        /// Every known key name (for suggestions).
+        var knownNames: [String] {
+            Array(descriptors.keys) + (firstCatalog?.keys.map(\.name).filter { descriptors[$0] == nil } ?? [])
+        }
+
+        /// Makes a key learned from a typed read or write known, unless a key of that name is.
+        mutating func learn(_ descriptor: ConfigurationKeyDescriptor) {
+            guard self.descriptor(named: descriptor.name) == nil else { return }
+            descriptors[descriptor.name] = descriptor
+            learnedNames.insert(descriptor.name)
+        }
+
         func layers(for name: String) -> RawLayers {
             RawLayers(launch: launch[name], override: overrides[name], server: server[name])
         }
@@ -44,7 +66,7 @@ package final class ConfigurationEngine: Sendable {
         /// Whether reading the key named `name` counts as reading an unregistered key: the service has a catalog
         /// and the name is not in it.
         func isUnregistered(_ name: String) -> Bool {
-            !registeredCatalogs.isEmpty && (descriptors[name] == nil || learnedNames.contains(name))
+            !registeredCatalogs.isEmpty && (descriptor(named: name) == nil || learnedNames.contains(name))
         }
 
         /// Adds a catalog's keys; returns `false` when this catalog was registered before.
@@ -52,12 +74,21 @@ package final class ConfigurationEngine: Sendable {
             let id = ObjectIdentifier(catalog.identity)
             guard registeredCatalogs[id] == nil else { return false }
             registeredCatalogs[id] = catalog.identity
-            descriptors.reserveCapacity(descriptors.count + catalog.keyCount)
-            for scope in catalog.scopes {
-                for descriptor in scope.keys { descriptors[descriptor.name] = descriptor }
+            let isFirst = firstCatalog == nil
+            if isFirst {
+                firstCatalog = catalog
+            } else {
+                descriptors.reserveCapacity(descriptors.count + catalog.keyCount)
+                for scope in catalog.scopes {
+                    for descriptor in scope.keys { descriptors[descriptor.name] = descriptor }
+                }
             }
             if !learnedNames.isEmpty || !coverage.unregistered.isEmpty {
-                learnedNames = learnedNames.filter { catalog.descriptor(named: $0) == nil }
+                // A learned key the catalog has is the catalog's now.
+                for name in learnedNames where catalog.descriptor(named: name) != nil {
+                    learnedNames.remove(name)
+                    if isFirst { descriptors[name] = nil }
+                }
                 coverage.unregistered = coverage.unregistered.filter { catalog.descriptor(named: $0.key) == nil }
             }
             return true
@@ -142,7 +173,7 @@ package final class ConfigurationEngine: Sendable {
             state -> (RawLayers, UInt64, DecodedEntry?, ConfigurationKeyDescriptor?, ReadEvent) in
             let layers = state.layers(for: K.name)
             let event = record(K.self, layers: layers, in: &state)
-            return (layers, state.generation, state.decoded[id], state.descriptors[K.name], event)
+            return (layers, state.generation, state.decoded[id], state.descriptor(named: K.name), event)
         }
         let known = descriptor != nil
         let box: ResolutionBox<K.Value>
@@ -168,18 +199,14 @@ package final class ConfigurationEngine: Sendable {
     /// own code for its title and control) is built outside the lock.
     private func learn<K: ConfigurationKey>(_ key: K.Type) {
         let descriptor = ConfigurationKeyDescriptor(K.self)
-        state.withLock { state in
-            if state.descriptors[K.name] == nil {
-                state.descriptors[K.name] = descriptor
-                state.learnedNames.insert(K.name)
-            }
-        }
+        state.withLock { $0.learn(descriptor) }
     }
 
     /// The type-erased resolution of the key named `name`, or `nil` when no registered key has that name.
     package func resolution(forKeyNamed name: String) -> ConfigurationResolution<String?>? {
         let (descriptor, layers) = state.withLock {
-            state -> (ConfigurationKeyDescriptor?, RawLayers) in (state.descriptors[name], state.layers(for: name))
+            state -> (ConfigurationKeyDescriptor?, RawLayers) in
+            (state.descriptor(named: name), state.layers(for: name))
         }
         return descriptor?.resolve(layers)
     }
@@ -225,7 +252,7 @@ package final class ConfigurationEngine: Sendable {
             throw .unencodableValue(key: K.name, reason: "\(error)")
         }
         guard let raw else { throw .unencodableValue(key: K.name, reason: "encode(_:) returned nil") }
-        let descriptor = state.withLock { $0.descriptors[K.name] }
+        let descriptor = state.withLock { $0.descriptor(named: K.name) }
         do {
             _ = try K.decodeWithinBounds(from: raw, range: K.numberRange(describedBy: descriptor))
         } catch {
@@ -238,10 +265,10 @@ package final class ConfigurationEngine: Sendable {
     /// Checks `raw` against the key named `name`; throws ``ConfigurationError/unknownKey(_:suggestions:)`` or
     /// ``ConfigurationError/invalidValue(key:value:reason:)``.
     package func validate(_ raw: String, forKeyNamed name: String) throws(ConfigurationError) {
-        let (descriptor, hasCatalog) = state.withLock { ($0.descriptors[name], !$0.registeredCatalogs.isEmpty) }
+        let (descriptor, hasCatalog) = state.withLock { ($0.descriptor(named: name), !$0.registeredCatalogs.isEmpty) }
         guard let descriptor else {
             guard hasCatalog else { throw .unregisteredKey(name) }
-            let known = state.withLock { Array($0.descriptors.keys) }
+            let known = state.withLock { $0.knownNames }
             throw .unknownKey(name, suggestions: NameSuggestions.nearest(to: name, in: known))
         }
         do {
@@ -332,7 +359,7 @@ package final class ConfigurationEngine: Sendable {
             var transitions: [String: Transition] = [:]
             func compare(_ name: String) {
                 let (old, new) = layers(name)
-                if old != new { transitions[name] = (old, new, state.descriptors[name]) }
+                if old != new { transitions[name] = (old, new, state.descriptor(named: name)) }
             }
             if let names {
                 names.forEach(compare)
