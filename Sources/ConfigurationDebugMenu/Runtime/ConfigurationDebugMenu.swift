@@ -61,7 +61,7 @@ public final class ConfigurationDebugMenu {
             folder = store.scenariosFolder
         }
         source = MenuDataSource(
-            table: KeyTable(catalog: catalog), service: service, serverSync: serverSync, scenariosFolder: folder)
+            catalog: catalog, service: service, serverSync: serverSync, scenariosFolder: folder)
         self.options = options
     }
 
