@@ -145,4 +145,44 @@ struct LargeCatalogStartupTests {
         let update = try #require(source.takeUpdate(), "the change made meanwhile is an update")
         #expect(update.statuses[changed]?.override?.value == "changed meanwhile")
     }
+
+    @Test("a scope's name prefix: every name starts with it as characters, and it is the longest that does (seeded)")
+    func namePrefixFuzz() {
+        var generator = SeededGenerator(seed: 0x5EED_2703)
+        // Dots followed by ASCII, by a combining mark (which joins the dot's character), by CJK and emoji.
+        let parts = ["a", "b", "Upload", ".", ".", ".", ".\u{301}", ".\u{301}x", "日本", "👍", "é", "e\u{301}", ".x"]
+        for _ in 0..<3_000 {
+            let stem = (0..<Int.random(in: 0...4, using: &generator)).map { _ in parts.randomElement(using: &generator)!
+            }
+            .joined()
+            let names = (0..<Int.random(in: 2...5, using: &generator)).map { _ in
+                stem
+                    + (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                        parts.randomElement(using: &generator)!
+                    }.joined()
+            }
+            let prefix = KeyTable.commonPrefix(names)
+            // The longest start of the first name, cut after a dot, that every name starts with as bytes and as
+            // characters, and that leaves something of every name.
+            let first = Array(names[0].utf8)
+            var longest = ""
+            for end in first.indices where first[end] == UInt8(ascii: ".") {
+                let candidate = String(decoding: first[...end], as: UTF8.self)
+                if names.allSatisfy({ $0.utf8.starts(with: candidate.utf8) && $0.hasPrefix(candidate) }) {
+                    longest = candidate
+                }
+            }
+            if names.contains(where: { $0.utf8.count == longest.utf8.count }) { longest = "" }
+            if !prefix.isEmpty {
+                #expect(
+                    names.allSatisfy { $0.hasPrefix(prefix) }, "\(names.debugDescription) -> \(prefix.debugDescription)"
+                )
+            }
+            #expect(prefix == longest || prefix.isEmpty, "\(names.debugDescription) -> \(prefix.debugDescription)")
+            if prefix != longest {
+                Issue.record("\(names.debugDescription): \(prefix.debugDescription), not \(longest.debugDescription)")
+                return
+            }
+        }
+    }
 }

@@ -36,6 +36,15 @@ package enum TextWidth {
     package static func of<S: StringProtocol>(_ text: S) -> Int {
         // ASCII (nearly every name and title): a column per printable byte, none for a control character, as the
         // per-character rule below gives.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var columns = 0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if byte >= 0x20, byte < 0x7F { columns += 1 }
+            }
+            return columns
+        }
+        if let ascii, let columns = ascii { return columns }
         var columns = 0
         for byte in text.utf8 {
             guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
