@@ -29,8 +29,8 @@ struct MenuStartup {
             serverValues: server, catalog: catalog, overrideStore: store, watchMode: nil, overridePolicy: .allBuilds)
         self.service = lap()
         service.register(catalog)  // as ConfigurationDebugMenu.init does
-        let data = MenuData(
-            table: KeyTable(catalog: catalog), service: service, label: "synthetic")
+        // As the menu starts: the table built on another thread while this one reads every status.
+        let data = MenuDataSource(catalog: catalog, service: service).initialData(label: "synthetic")
         state = MenuState(data: data, width: 120, height: 40)
         self.data = lap()
         blackHole(MenuRenderer().render(state))

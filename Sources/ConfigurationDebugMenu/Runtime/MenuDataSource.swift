@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import ServiceConfiguration
 import ServiceConfigurationEtcd
 import ServiceConfigurationFileStore
@@ -6,7 +6,7 @@ import ServiceConfigurationFileStore
 /// Reads what the menu shows from the service, its override store and (when known) the source of server values,
 /// and collects the keys that changed since the last look (from the service's notifications, the store's, the
 /// server status, and the menu's own writes).
-final class MenuDataSource: Sendable {
+package final class MenuDataSource: Sendable {
     let table: KeyTable
     let service: any ConfigurationService
     /// Where server values come from, if the menu knows.
@@ -70,7 +70,7 @@ final class MenuDataSource: Sendable {
     /// for the first frame (each takes about 50 ms at 100,000 keys, so on two cores the menu opens that much
     /// sooner). The statuses are read after the source listens for changes, so a change made meanwhile reaches the
     /// first update.
-    convenience init(
+    package convenience init(
         catalog: ConfigurationCatalog, service: any ConfigurationService, serverSync: (any ServerSyncMonitor)? = nil,
         scenariosFolder: URL? = nil
     ) {
@@ -141,7 +141,7 @@ final class MenuDataSource: Sendable {
     }
 
     /// Everything, for the first frame.
-    func initialData(label: String) -> MenuData {
+    package func initialData(label: String) -> MenuData {
         let first = firstReading.withLock { first in
             defer { first = nil }
             return first
