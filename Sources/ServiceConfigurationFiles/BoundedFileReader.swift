@@ -149,9 +149,30 @@ package enum BoundedFileReader {
                 }
             }
             // One byte more than the limit allows, so that a file that grew past it is seen without reading more.
-            var bytes = [UInt8](repeating: 0, count: min(limit, expected) + 1)
+            // Read straight into the array's storage: zeroing it first took as long as the read (23 MB for a `set`
+            // on a store of 100,000 overrides and its manifest).
             var total = 0
-            while true {
+            var ended = false
+            var readError: Int32?
+            var bytes = [UInt8](unsafeUninitializedCapacity: min(limit, expected) + 1) { buffer, initialized in
+                while total < buffer.count, let start = buffer.baseAddress {
+                    let count = readDescriptor(descriptor, start + total, buffer.count - total)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        readError = errno
+                        break
+                    }
+                    if count == 0 {
+                        ended = true
+                        break
+                    }
+                    total += count
+                }
+                initialized = total
+            }
+            if let readError { throw Failure(path: path, reason: .system(action: "cannot read", code: readError)) }
+            // A stream, or a file that grew: read on, growing the array.
+            while !ended {
                 if total == bytes.count {
                     guard total <= limit else { throw Failure(path: path, reason: .tooLarge(size: nil, limit: limit)) }
                     bytes.append(contentsOf: repeatElement(0, count: min(max(total, 4096), limit + 1 - total)))
