@@ -280,6 +280,17 @@ package struct OverrideDocument: Sendable, Equatable {
             buffer.append(contentsOf: Array("  \"overrides\": {}\n}\n".utf8))
             return
         }
+        // Sized once for the whole file (a line to encode counted at a typical size): growing a buffer of megabytes
+        // by doubling copies and touches fresh pages several times over.
+        var size = buffer.count + 32
+        for chunk in chunks.indices {
+            for line in chunks[chunk].indices {
+                let kept = chunks[chunk][line].bytes.count
+                let read = chunks[chunk][line].source.count
+                size += 2 + (kept > 0 ? kept : read > 0 ? 4 + read : 128)
+            }
+        }
+        buffer.reserveCapacity(size)
         buffer.append(contentsOf: Array("  \"overrides\": {\n".utf8))
         // Index-based loops read each line's bytes in place; iterating copies of the lines would retain and release
         // every string of every entry, which costs more than the copying itself at 10,000 entries.
