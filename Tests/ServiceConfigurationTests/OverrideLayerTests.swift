@@ -110,6 +110,38 @@ struct KeyStatusTests {
         #expect(status.hasProblem)
     }
 
+    @Test("override and expiry are values: set, cleared, copied and compared as such; a status stays small")
+    func overrideIsAValue() {
+        let entry = OverrideEntry(value: "Y", setAt: Date(timeIntervalSince1970: 1_764_000_000), note: "QA")
+        let plain = ConfigurationKeyStatus(descriptor, serverValue: "N", override: nil)
+        #expect(plain.override == nil && plain.expiration == nil)
+        var changed = plain
+        changed.override = entry
+        #expect(changed.override == entry && changed.expiration == nil)
+        #expect(plain.override == nil, "the copy it was made from is unchanged")
+        #expect(changed != plain)
+        // Built either way, equal statuses are equal and hash alike.
+        var built = ConfigurationKeyStatus(descriptor, serverValue: "N", override: entry)
+        built.value = changed.value
+        built.source = changed.source
+        built.isRedundant = changed.isRedundant
+        #expect(built == changed && built.hashValue == changed.hashValue)
+        changed.expiration = .time(Date(timeIntervalSince1970: 1_764_000_100))
+        #expect(changed.override == entry && changed.isExpired && changed != built)
+        changed.override?.note = "changed"
+        #expect(changed.override?.note == "changed" && changed.isExpired)
+        changed.override = nil
+        changed.expiration = nil
+        #expect(changed.override == nil && !changed.isExpired)
+        var cleared = plain
+        cleared.value = changed.value
+        cleared.source = changed.source
+        cleared.isRedundant = changed.isRedundant
+        #expect(changed == cleared && changed.hashValue == cleared.hashValue, "cleared equals never set")
+        // A menu holds one status a key: the override and its expiry take one word when there are none.
+        #expect(MemoryLayout<ConfigurationKeyStatus>.stride <= 112)
+    }
+
     @Test("staleness: only an entry with a time whose recorded server value differs")
     func staleness() {
         let then = Date()

@@ -22,9 +22,18 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     public var launchValue: String?
     /// The stored override with its metadata, when one applies, is stored with a value the key rejects, or has
     /// expired.
-    public var override: OverrideEntry?
+    public var override: OverrideEntry? {
+        get { stored?.entry }
+        set { stored = StoredOverride.make(newValue, expiration) }
+    }
     /// Why the stored override has expired (it is then not applied), or `nil`.
-    public var expiration: OverrideExpiryReason?
+    public var expiration: OverrideExpiryReason? {
+        get { stored?.expiration }
+        set { stored = StoredOverride.make(override, newValue) }
+    }
+    /// The override and its expiry, `nil` when there is neither (most keys): one word a key instead of 136 bytes
+    /// (a menu holds a status for every key; at 100,000 keys that is 13 MB).
+    private var stored: StoredOverride?
     /// Whether the override equals the server value (so it no longer changes anything, and will stop following the
     /// server when the server changes); never for an override set to expire when the server value changes.
     public var isRedundant: Bool
@@ -64,8 +73,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
         source = resolution.source
         self.serverValue = serverValue
         self.launchValue = launchValue
-        override = entry
-        self.expiration = expiration
+        stored = StoredOverride.make(entry, expiration)
         self.rejections = rejections
         self.storeProblems = storeProblems
         isOrphan = false
@@ -83,8 +91,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
         value = expiration == nil ? entry?.value : serverValue
         source = expiration == nil ? .overridden : serverValue == nil ? .default : .server
         self.serverValue = serverValue
-        override = entry
-        self.expiration = expiration
+        stored = StoredOverride.make(entry, expiration)
         rejections = []
         self.storeProblems = storeProblems
         isOrphan = true
@@ -115,6 +122,31 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     /// problem.
     public var hasProblem: Bool {
         isServerValueRejected || isOverrideNotApplied || isExpired || isStale || isOrphan || !storeProblems.isEmpty
+    }
+}
+
+/// A status's stored override and its expiry, compared and hashed by value.
+private final class StoredOverride: Sendable, Hashable {
+    let entry: OverrideEntry?
+    let expiration: OverrideExpiryReason?
+
+    private init(entry: OverrideEntry?, expiration: OverrideExpiryReason?) {
+        self.entry = entry
+        self.expiration = expiration
+    }
+
+    /// The box for `entry` and `expiration`; `nil` when both are, so equal statuses hold equal values.
+    static func make(_ entry: OverrideEntry?, _ expiration: OverrideExpiryReason?) -> StoredOverride? {
+        entry == nil && expiration == nil ? nil : StoredOverride(entry: entry, expiration: expiration)
+    }
+
+    static func == (lhs: StoredOverride, rhs: StoredOverride) -> Bool {
+        lhs.entry == rhs.entry && lhs.expiration == rhs.expiration
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(entry)
+        hasher.combine(expiration)
     }
 }
 
