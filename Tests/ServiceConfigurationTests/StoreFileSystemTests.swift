@@ -273,6 +273,22 @@ struct StoreFileSystemTests {
     }
 
     @Test(
+        "a change made as watching starts, before the watcher runs, is seen: the file or its folder deleted",
+        arguments: [OverrideStoreWatchMode.inotify, .polling(interval: .milliseconds(50))], [false, true])
+    func changeAsWatchingStarts(mode: OverrideStoreWatchMode, folderToo: Bool) async throws {
+        let folder = TemporaryFolder()
+        let url = folder.storeURL()
+        try FileOverrideStore(url: url).set("1", forKey: "k")
+        let store = FileOverrideStore(url: url)
+        let service = LiveConfigurationService(overrideStore: store, watchMode: mode)
+        #expect(service.overrides == ["k": "1"])
+        // At once: the watcher's thread has most likely not run yet (CI failed on this, polling, under load).
+        try FileManager.default.removeItem(at: folderToo ? url.deletingLastPathComponent() : url)
+        #expect(await eventually(within: 10) { service.overrides.isEmpty })
+        store.stopWatching()
+    }
+
+    @Test(
         "live reload survives the store's folder being deleted and recreated",
         arguments: [OverrideStoreWatchMode.inotify, .polling(interval: .milliseconds(50))])
     func folderRecreated(mode: OverrideStoreWatchMode) async throws {

@@ -133,6 +133,10 @@ package final class FileWatcher: Sendable {
         file: StoreFile, every milliseconds: Int32, stop: Int32, onChange: @Sendable () -> Void
     ) {
         var last = file.fingerprint()
+        // The thread starts after the store started watching: a change made in between (the file or its folder
+        // deleted, say) would be this loop's first fingerprint and never differ from it, so look once now, as the
+        // inotify side does (an unchanged file costs one stat).
+        onChange()
         while !waitForStop(stop, milliseconds: milliseconds).stop {
             let current = file.fingerprint()
             if current != last {
