@@ -37,7 +37,14 @@ public struct ConfigurationCatalog: Sendable {
     /// Whether every key should name its owner (``ConfigurationKeyLifecycle/owner``): `config-menu audit` then
     /// lists the keys that do not, and the manifest carries the requirement. Default: `false`.
     public var requiresOwners = false
-    private let index: [String: (scope: Int, key: Int)]
+    private let index: [String: Position]
+
+    /// Where a key is: its scope's index and its index in that scope, in 32 bits each (a manifest is at most 1 GiB,
+    /// so neither comes near 2³²): a bucket of the name index is 24 bytes instead of 32.
+    private struct Position {
+        let scope: UInt32
+        let key: UInt32
+    }
     /// Identifies this catalog (and its copies), so registering it with a service twice costs nothing.
     let identity = Identity()
 
@@ -138,7 +145,7 @@ public struct ConfigurationCatalog: Sendable {
 
     /// Builds a catalog from described scopes (for example from a manifest).
     public init(scopes: [Scope]) throws(ConfigurationError) {
-        var index: [String: (scope: Int, key: Int)] = [:]
+        var index: [String: Position] = [:]
         index.reserveCapacity(scopes.reduce(0) { $0 + $1.keys.count })
         var scopeNames: Set<String> = []
         for (scopeIndex, scope) in scopes.enumerated() {
@@ -146,8 +153,10 @@ public struct ConfigurationCatalog: Sendable {
             guard !scope.keys.isEmpty else { throw .scopeHasNoKeys(scope.name) }
             for (keyIndex, key) in scope.keys.enumerated() {
                 // One hash a key: the position replaced, if any, is the first key of that name.
-                if let existing = index.updateValue((scopeIndex, keyIndex), forKey: key.name) {
-                    throw .duplicateKeyName(key.name, firstScope: scopes[existing.scope].name, secondScope: scope.name)
+                let position = Position(scope: UInt32(scopeIndex), key: UInt32(keyIndex))
+                if let existing = index.updateValue(position, forKey: key.name) {
+                    throw .duplicateKeyName(
+                        key.name, firstScope: scopes[Int(existing.scope)].name, secondScope: scope.name)
                 }
             }
         }
@@ -163,12 +172,14 @@ public struct ConfigurationCatalog: Sendable {
 
     /// The key named `name`, if any.
     public func descriptor(named name: String) -> ConfigurationKeyDescriptor? {
-        index[name].map { scopes[$0.scope].keys[$0.key] }
+        index[name].map { scopes[Int($0.scope)].keys[Int($0.key)] }
     }
 
     /// Where the key named `name` is, if any: its scope's index in ``scopes`` and its index in that scope's keys
     /// (for a view of the catalog in the same order, such as the debug menu's, without an index of its own).
-    package func position(of name: String) -> (scope: Int, key: Int)? { index[name] }
+    package func position(of name: String) -> (scope: Int, key: Int)? {
+        index[name].map { (Int($0.scope), Int($0.key)) }
+    }
 
     /// The scope named `name`, if any.
     public func scope(named name: String) -> Scope? {
