@@ -32,6 +32,20 @@ import Testing
             return (url, report)
         }
 
+        /// A service on a store in `folder` publishing its report at most every `interval`. The log's age limit is
+        /// an hour by default, far from any test's own time: under a loaded CI a sleep can last past the default
+        /// minute, after which a scheduled write is whole and removes the log.
+        func makeService(
+            _ folder: TemporaryFolder, interval: Duration, longestLogAge: Duration = .seconds(3_600)
+        ) throws -> LiveConfigurationService {
+            var options = LiveConfigurationService.Options(programName: "app")
+            options.programReportInterval = interval
+            options.programReportLongestLogAge = longestLogAge
+            return LiveConfigurationService(
+                serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
+                overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
+        }
+
         func append(_ bytes: [UInt8], to url: URL) throws {
             if !FileManager.default.fileExists(atPath: url.path) {
                 _ = FileManager.default.createFile(atPath: url.path, contents: nil)
@@ -45,14 +59,7 @@ import Testing
         @Test("a running program appends new reads to the log; readers see them; the report alone is a valid report")
         func publisherAppends() async throws {
             let folder = TemporaryFolder()
-            var options = LiveConfigurationService.Options(programName: "app")
-            options.programReportInterval = .milliseconds(50)
-            // Far from this test's own time: under a loaded CI a sleep can last past the default minute, after
-            // which a scheduled write is whole and removes the log.
-            options.programReportLongestLogAge = .seconds(3_600)
-            let service = LiveConfigurationService(
-                serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
-                overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
+            let service = try makeService(folder, interval: .milliseconds(50))
             _ = service.count
             service.publishProgramReportNow()
             let url = try #require(service.programReportURL)
@@ -83,12 +90,7 @@ import Testing
         @Test("a scheduled write that finds every read already published writes nothing: no empty log is left")
         func nothingChangedWritesNothing() async throws {
             let folder = TemporaryFolder()
-            var options = LiveConfigurationService.Options(programName: "app")
-            options.programReportInterval = .milliseconds(20)
-            options.programReportLongestLogAge = .seconds(3_600)  // as above
-            let service = LiveConfigurationService(
-                serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
-                overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
+            let service = try makeService(folder, interval: .milliseconds(20))
             _ = service.count
             #expect(await eventually(within: 30) { service.programReportWriteCount >= 1 })
             service.publishProgramReportNow()
@@ -110,12 +112,7 @@ import Testing
         @Test("a log older than the longest age is not continued: the next scheduled write is whole, the log gone")
         func oldLogIsWrittenWhole() async throws {
             let folder = TemporaryFolder()
-            var options = LiveConfigurationService.Options(programName: "app")
-            options.programReportInterval = .milliseconds(20)
-            options.programReportLongestLogAge = .zero
-            let service = LiveConfigurationService(
-                serverValues: [Fixture.CountKey.name: "5"], catalog: try fixtureCatalog(),
-                overrideStore: FileOverrideStore(url: folder.storeURL()), watchMode: nil, options: options)
+            let service = try makeService(folder, interval: .milliseconds(20), longestLogAge: .zero)
             _ = service.count
             service.publishProgramReportNow()
             let url = try #require(service.programReportURL)
