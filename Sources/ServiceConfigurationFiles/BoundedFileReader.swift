@@ -149,8 +149,8 @@ package enum BoundedFileReader {
                 }
             }
             // One byte more than the limit allows, so that a file that grew past it is seen without reading more.
-            // Read straight into the array's storage: zeroing it first took as long as the read (23 MB for a `set`
-            // on a store of 100,000 overrides and its manifest).
+            // Read straight into the array's storage: zeroing it first was one more pass over every byte and page
+            // (23 MB for a `set` on a store of 100,000 overrides and its manifest).
             var total = 0
             var ended = false
             var readError: Int32?

@@ -67,8 +67,8 @@ package final class MenuDataSource: Sendable {
     }
 
     /// A source for `catalog`'s keys. The table is built on another thread while this one reads every key's status
-    /// for the first frame (each takes about 50 ms at 100,000 keys, so on two cores the menu opens that much
-    /// sooner). The statuses are read after the source listens for changes, so a change made meanwhile reaches the
+    /// for the first frame (at 100,000 keys the table takes about 50 ms and the statuses 35, so on two cores the
+    /// menu opens about 35 ms sooner). The statuses are read after the source listens for changes, so a change made meanwhile reaches the
     /// first update.
     package convenience init(
         catalog: ConfigurationCatalog, service: any ConfigurationService, serverSync: (any ServerSyncMonitor)? = nil,

@@ -26,7 +26,7 @@ package final class ConfigurationEngine: Sendable {
         var generation: UInt64 = 1
         var decoded: [ObjectIdentifier: DecodedEntry] = [:]
         /// The first catalog registered: its keys are found through its own index (at 100,000 keys a copy of it
-        /// here cost 50 ms and megabytes before a menu's first frame).
+        /// here took 30–50 ms and megabytes before a menu's first frame).
         private(set) var firstCatalog: ConfigurationCatalog?
         /// Descriptors of keys of catalogs registered after the first (a later catalog's key wins, as it replaces
         /// an earlier one's) and of keys learned from typed reads and writes.
