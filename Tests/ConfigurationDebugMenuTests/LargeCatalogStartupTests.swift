@@ -104,45 +104,6 @@ struct LargeCatalogStartupTests {
         }
     }
 
-    /// Whether two tables hold the same rows, texts, offsets and widths.
-    static func same(_ one: KeyTable, _ other: KeyTable) -> Bool {
-        one.scopes == other.scopes && one.keys.map(\.descriptor.name) == other.keys.map(\.descriptor.name)
-            && one.keys.map(\.scope) == other.keys.map(\.scope) && one.searchText == other.searchText
-            && one.searchOffsets == other.searchOffsets && one.nameBounds == other.nameBounds
-            && one.summaryText == other.summaryText && one.summaryOffsets == other.summaryOffsets
-            && one.widestTitle == other.widestTitle && one.widestName == other.widestName
-            && one.widestShortName == other.widestShortName
-    }
-
-    @Test("a table joined from two parts, split at any scope, is the table built whole (seeded)")
-    func tableFromParts() throws {
-        let catalog = try Self.catalog(keys: 6_000, seed: 0x5EED_2704)
-        let whole = KeyTable(catalog: catalog)
-        let count = catalog.scopes.count
-        for split in Set([0, 1, count / 3, count / 2, count - 1, count]) {
-            let parts = [
-                KeyTable.Part(catalog: catalog, scopes: 0..<split),
-                KeyTable.Part(catalog: catalog, scopes: split..<count),
-            ]
-            #expect(Self.same(KeyTable(catalog: catalog, parts: parts), whole), "split at scope \(split) of \(count)")
-        }
-        // The menu's own split: none under 20,000 keys, three quarters of the keys before it above.
-        #expect(MenuDataSource.tableSplit(catalog) == count)
-        let large = try Self.catalog(keys: 21_000, seed: 0x5EED_2705)
-        let split = MenuDataSource.tableSplit(large)
-        if ProcessInfo.processInfo.activeProcessorCount > 1 {
-            let before = large.scopes[..<split].reduce(0) { $0 + $1.keys.count }
-            #expect(
-                before >= large.keyCount * 3 / 4 && before - large.scopes[split - 1].keys.count < large.keyCount * 3 / 4
-            )
-            #expect(split < large.scopes.count)
-        }
-        #expect(
-            Self.same(
-                MenuDataSource(catalog: large, service: LiveConfigurationService(catalog: large)).table,
-                KeyTable(catalog: large)))
-    }
-
     @Test("statuses read while the table is built are each key's; a change made after them reaches the first update")
     func statusesReadWhileTheTableIsBuilt() throws {
         let catalog = try Self.catalog(keys: 6_000, seed: 0x5EED_2702)

@@ -48,32 +48,7 @@ package final class KeyTable: Sendable {
     package let widestShortName: Int
 
     /// Builds the table from a catalog.
-    package convenience init(catalog: ConfigurationCatalog) {
-        self.init(catalog: catalog, parts: [Part(catalog: catalog, scopes: 0..<catalog.scopes.count)])
-    }
-
-    /// The table of `catalog` from parts covering its scopes in order, built apart (on two threads, say) and
-    /// joined here.
-    init(catalog: ConfigurationCatalog, parts: [Part]) {
-        var joined = Part()
-        for part in parts { joined.append(part) }
-        joined.offsets.append(joined.text.count)
-        joined.summaryOffsets.append(joined.summaries.count)
-        self.scopes = joined.scopes
-        self.keys = joined.keys
-        self.searchText = joined.text
-        self.searchOffsets = joined.offsets
-        self.nameBounds = joined.nameBounds
-        self.summaryText = joined.summaries
-        self.summaryOffsets = joined.summaryOffsets
-        self.widestTitle = joined.widestTitle
-        self.widestName = joined.widestName
-        self.widestShortName = joined.widestShortName
-        self.catalog = catalog
-    }
-
-    /// The rows of some of a catalog's scopes, their ranges and offsets counted from the part's start.
-    struct Part: Sendable {
+    package init(catalog: ConfigurationCatalog) {
         var scopes: [Scope] = []
         var keys: [Key] = []
         var text: [UInt8] = []
@@ -84,81 +59,59 @@ package final class KeyTable: Sendable {
         var widestTitle = 0
         var widestName = 0
         var widestShortName = 0
-
-        init() {}
-
-        /// The rows of `catalog.scopes[range]`.
-        init(catalog: ConfigurationCatalog, scopes range: Range<Int>) {
-            let catalogScopes = catalog.scopes
-            // Sized once: growing the search text while appending to it took a tenth of the table's time.
-            var count = 0
-            var textSize = 0
-            var summarySize = 0
-            for scope in catalogScopes[range] {
-                count += scope.keys.count
-                for descriptor in scope.keys {
-                    textSize += descriptor.title.utf8.count + descriptor.name.utf8.count + scope.name.utf8.count + 2
-                    summarySize += descriptor.summary?.utf8.count ?? 0
-                }
-            }
-            keys.reserveCapacity(count)
-            text.reserveCapacity(textSize)
-            summaries.reserveCapacity(summarySize)
-            offsets.reserveCapacity(count + 1)
-            nameBounds.reserveCapacity(2 * count)
-            summaryOffsets.reserveCapacity(count + 1)
-            for scopeIndex in range {
-                let scope = catalogScopes[scopeIndex]
-                let start = keys.count
-                let prefix = KeyTable.commonPrefix(scope.keys.map(\.name))
-                let prefixLength = prefix.count
-                for descriptor in scope.keys {
-                    keys.append(Key(descriptor: descriptor, scope: scopeIndex))
-                    let textStart = text.count
-                    offsets.append(textStart)
-                    // Title, name and scope, each after a 1 when something precedes it.
-                    KeyTable.appendLowercased(descriptor.title, to: &text)
-                    if text.count > textStart { text.append(1) }
-                    nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
-                    KeyTable.appendLowercased(descriptor.name, to: &text)
-                    nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
-                    if text.count > textStart { text.append(1) }
-                    KeyTable.appendLowercased(scope.name, to: &text)
-                    summaryOffsets.append(summaries.count)
-                    KeyTable.appendLowercased(descriptor.summary ?? "", to: &summaries)
-                    let nameWidth = TextWidth.of(descriptor.name)
-                    widestTitle = max(widestTitle, TextWidth.of(descriptor.title))
-                    widestName = max(widestName, nameWidth)
-                    widestShortName = max(widestShortName, nameWidth - prefixLength)
-                }
-                scopes.append(Scope(name: scope.name, range: start..<keys.count, namePrefix: prefix))
+        keys.reserveCapacity(catalog.keyCount)
+        // Sized once: growing the search text while appending to it took a tenth of the table's time.
+        var textSize = 0
+        var summarySize = 0
+        for scope in catalog.scopes {
+            for descriptor in scope.keys {
+                textSize += descriptor.title.utf8.count + descriptor.name.utf8.count + scope.name.utf8.count + 2
+                summarySize += descriptor.summary?.utf8.count ?? 0
             }
         }
-
-        /// Appends `other`, the part after this one, moving its ranges and offsets past this one's rows.
-        mutating func append(_ other: Part) {
-            guard !keys.isEmpty || !scopes.isEmpty else {
-                self = other
-                return
+        text.reserveCapacity(textSize)
+        summaries.reserveCapacity(summarySize)
+        offsets.reserveCapacity(catalog.keyCount + 1)
+        nameBounds.reserveCapacity(2 * catalog.keyCount)
+        summaryOffsets.reserveCapacity(catalog.keyCount + 1)
+        for (scopeIndex, scope) in catalog.scopes.enumerated() {
+            let start = keys.count
+            let prefix = Self.commonPrefix(scope.keys.map(\.name))
+            let prefixLength = prefix.count
+            for descriptor in scope.keys {
+                keys.append(Key(descriptor: descriptor, scope: scopeIndex))
+                let textStart = text.count
+                offsets.append(textStart)
+                // Title, name and scope, each after a 1 when something precedes it.
+                Self.appendLowercased(descriptor.title, to: &text)
+                if text.count > textStart { text.append(1) }
+                nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
+                Self.appendLowercased(descriptor.name, to: &text)
+                nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
+                if text.count > textStart { text.append(1) }
+                Self.appendLowercased(scope.name, to: &text)
+                summaryOffsets.append(summaries.count)
+                Self.appendLowercased(descriptor.summary ?? "", to: &summaries)
+                let nameWidth = TextWidth.of(descriptor.name)
+                widestTitle = max(widestTitle, TextWidth.of(descriptor.title))
+                widestName = max(widestName, nameWidth)
+                widestShortName = max(widestShortName, nameWidth - prefixLength)
             }
-            let keyCount = keys.count
-            let textCount = text.count
-            let summaryCount = summaries.count
-            scopes += other.scopes.map {
-                Scope(
-                    name: $0.name, range: ($0.range.lowerBound + keyCount)..<($0.range.upperBound + keyCount),
-                    namePrefix: $0.namePrefix)
-            }
-            keys += other.keys
-            text += other.text
-            offsets += other.offsets.lazy.map { $0 + textCount }
-            nameBounds += other.nameBounds
-            summaries += other.summaries
-            summaryOffsets += other.summaryOffsets.lazy.map { $0 + summaryCount }
-            widestTitle = max(widestTitle, other.widestTitle)
-            widestName = max(widestName, other.widestName)
-            widestShortName = max(widestShortName, other.widestShortName)
+            scopes.append(Scope(name: scope.name, range: start..<keys.count, namePrefix: prefix))
         }
+        offsets.append(text.count)
+        summaryOffsets.append(summaries.count)
+        self.scopes = scopes
+        self.keys = keys
+        self.searchText = text
+        self.searchOffsets = offsets
+        self.nameBounds = nameBounds
+        self.summaryText = summaries
+        self.summaryOffsets = summaryOffsets
+        self.widestTitle = widestTitle
+        self.widestName = widestName
+        self.widestShortName = widestShortName
+        self.catalog = catalog
     }
 
     /// The index of the key named `name`, if it is in the catalog.
@@ -225,7 +178,7 @@ package final class KeyTable: Sendable {
     }
 
     /// Appends `text`'s UTF-8, ASCII letters lower-cased.
-    fileprivate static func appendLowercased(_ text: String, to buffer: inout [UInt8]) {
+    private static func appendLowercased(_ text: String, to buffer: inout [UInt8]) {
         let start = buffer.count
         buffer.append(contentsOf: text.utf8)
         buffer.withUnsafeMutableBufferPointer { buffer in

@@ -66,30 +66,15 @@ package final class MenuDataSource: Sendable {
         case catalog(ConfigurationCatalog)
     }
 
-    /// A source for `catalog`'s keys. Most of the table is built on another thread while this one reads every key's
-    /// status for the first frame, then builds the table's rest (at 100,000 keys the table takes about 50 ms and the
-    /// statuses 35: on two cores the menu opens about 40 ms sooner than building them one after the other). The statuses are read after the source listens for changes, so a change made meanwhile reaches the
+    /// A source for `catalog`'s keys. The table is built on another thread while this one reads every key's status
+    /// for the first frame (at 100,000 keys the table takes about 50 ms and the statuses 35, so on two cores the
+    /// menu opens about 35 ms sooner). The statuses are read after the source listens for changes, so a change made meanwhile reaches the
     /// first update.
     package convenience init(
         catalog: ConfigurationCatalog, service: any ConfigurationService, serverSync: (any ServerSyncMonitor)? = nil,
         scenariosFolder: URL? = nil
     ) {
         self.init(source: .catalog(catalog), service: service, serverSync: serverSync, scenariosFolder: scenariosFolder)
-    }
-
-    /// Where the key table of `catalog` is split: the other thread builds the scopes before it, this one the rest
-    /// after reading every status. The other thread takes three quarters of the keys, which evens the two out at
-    /// 100,000 and 1,000,000 keys (the statuses take 0.3–0.7 of the table's time); a catalog under 20,000 keys, or a
-    /// machine with one core, is built whole on the other thread.
-    static func tableSplit(_ catalog: ConfigurationCatalog) -> Int {
-        let scopes = catalog.scopes
-        guard catalog.keyCount >= 20_000, ProcessInfo.processInfo.activeProcessorCount > 1 else { return scopes.count }
-        var behind = 0
-        for (index, scope) in scopes.enumerated() {
-            if behind >= catalog.keyCount * 3 / 4 { return index }
-            behind += scope.keys.count
-        }
-        return scopes.count
     }
 
     /// A source for `table`'s keys; every status is read for the first frame by ``initialData(label:)``.
@@ -104,14 +89,12 @@ package final class MenuDataSource: Sendable {
         source: TableSource, service: any ConfigurationService, serverSync: (any ServerSyncMonitor)?,
         scenariosFolder: URL?
     ) {
-        let built = Locked<KeyTable.Part?>(nil)
+        let built = Locked<KeyTable?>(nil)
         let building = DispatchGroup()
-        var split = 0
         if case .catalog(let catalog) = source {
-            split = Self.tableSplit(catalog)
-            DispatchQueue.global(qos: .userInitiated).async(group: building) { [split] in
-                let part = KeyTable.Part(catalog: catalog, scopes: 0..<split)
-                built.withLock { $0 = part }
+            DispatchQueue.global(qos: .userInitiated).async(group: building) {
+                let table = KeyTable(catalog: catalog)
+                built.withLock { $0 = table }
             }
         }
         self.service = service
@@ -151,12 +134,9 @@ package final class MenuDataSource: Sendable {
                 for descriptor in scope.keys { statuses.append(reading.status(of: descriptor)) }
             }
             firstReading.withLock { $0 = MenuData.FirstReading(reading: reading, statuses: statuses) }
-            // Then the rest of the table, while the other thread finishes its part.
-            let rest = KeyTable.Part(catalog: catalog, scopes: split..<catalog.scopes.count)
             building.wait()
-            // The first part is built by now; were it not, it is built here rather than shown without keys.
-            let first = built.withLock { $0 } ?? KeyTable.Part(catalog: catalog, scopes: 0..<split)
-            self.table = KeyTable(catalog: catalog, parts: [first, rest])
+            // The table is built by now; were it not, it is built here rather than shown without keys.
+            self.table = built.withLock { $0 } ?? KeyTable(catalog: catalog)
         }
     }
 
