@@ -152,45 +152,50 @@ package enum BoundedFileReader {
             // Read straight into the array's storage: zeroing it first was one more pass over every byte and page
             // (23 MB for a `set` on a store of 100,000 overrides and its manifest).
             var total = 0
-            var ended = false
-            var readError: Int32?
+            var outcome = Fill.full
             var bytes = [UInt8](unsafeUninitializedCapacity: min(limit, expected) + 1) { buffer, initialized in
-                while total < buffer.count, let start = buffer.baseAddress {
-                    let count = readDescriptor(descriptor, start + total, buffer.count - total)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        readError = errno
-                        break
-                    }
-                    if count == 0 {
-                        ended = true
-                        break
-                    }
-                    total += count
-                }
+                (total, outcome) = fill(buffer, from: 0)
                 initialized = total
             }
-            if let readError { throw Failure(path: path, reason: .system(action: "cannot read", code: readError)) }
             // A stream, or a file that grew: read on, growing the array.
-            while !ended {
-                if total == bytes.count {
-                    guard total <= limit else { throw Failure(path: path, reason: .tooLarge(size: nil, limit: limit)) }
-                    bytes.append(contentsOf: repeatElement(0, count: min(max(total, 4096), limit + 1 - total)))
-                }
-                let count = bytes.withUnsafeMutableBytes {
-                    readDescriptor(descriptor, $0.baseAddress! + total, $0.count - total)
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw Failure(path: path, reason: .system(action: "cannot read", code: errno))
-                }
-                if count == 0 { break }
-                total += count
+            while outcome == .full {
+                guard total <= limit else { throw Failure(path: path, reason: .tooLarge(size: nil, limit: limit)) }
+                bytes.append(contentsOf: repeatElement(0, count: min(max(total, 4096), limit + 1 - total)))
+                (total, outcome) = bytes.withUnsafeMutableBufferPointer { fill($0, from: total) }
+            }
+            if case .failed(let code) = outcome {
+                throw Failure(path: path, reason: .system(action: "cannot read", code: code))
             }
             guard total <= limit else { throw Failure(path: path, reason: .tooLarge(size: nil, limit: limit)) }
             bytes.removeSubrange(total...)
             return bytes
         }
+
+        /// Reads into `buffer` from `start` until it is full or the file ends, retrying interruptions; how far it
+        /// got and why it stopped.
+        private func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> (Int, Fill) {
+            var total = start
+            while total < buffer.count, let base = buffer.baseAddress {
+                let count = readDescriptor(descriptor, base + total, buffer.count - total)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return (total, .failed(errno))
+                }
+                if count == 0 { return (total, .ended) }
+                total += count
+            }
+            return (total, .full)
+        }
+    }
+
+    /// How ``OpenFile/fill(_:from:)`` stopped.
+    private enum Fill: Equatable {
+        /// The buffer is full; there may be more.
+        case full
+        /// The file ended.
+        case ended
+        /// A read failed with this `errno`.
+        case failed(Int32)
     }
 
     /// Opens the file at `path` and checks what it is; `nil` when there is none and ``Options/missingIsNil``.

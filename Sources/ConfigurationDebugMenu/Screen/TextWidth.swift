@@ -34,8 +34,8 @@ package enum TextWidth {
 
     /// The number of columns `text` occupies.
     package static func of<S: StringProtocol>(_ text: S) -> Int {
-        // ASCII (nearly every name and title): a column per printable byte, none for a control character, as the
-        // per-character rule below gives.
+        // ASCII (nearly every name and title), read from the string's storage: a column per printable byte, none for
+        // a control character, as the per-character rule below gives.
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             var columns = 0
             for byte in bytes {
@@ -45,12 +45,7 @@ package enum TextWidth {
             return columns
         }
         if let ascii, let columns = ascii { return columns }
-        var columns = 0
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
-            if byte >= 0x20, byte < 0x7F { columns += 1 }
-        }
-        return columns
+        return text.reduce(0) { $0 + of($1) }
     }
 
     /// The longest prefix of `text` that fits in `columns`, with an ellipsis when something was cut.
