@@ -28,7 +28,9 @@ public struct ConfigurationCatalog: Sendable {
         /// Creates a scope; each key is re-labelled as belonging to `name`.
         public init(name: String, keys: [ConfigurationKeyDescriptor]) {
             self.name = name
-            self.keys = keys.map { $0.scopeName == name ? $0 : $0.inScope(name) }
+            self.keys =
+                keys.allSatisfy { $0.scopeName == name }
+                ? keys : keys.map { $0.scopeName == name ? $0 : $0.inScope(name) }
         }
     }
 
@@ -37,14 +39,7 @@ public struct ConfigurationCatalog: Sendable {
     /// Whether every key should name its owner (``ConfigurationKeyLifecycle/owner``): `config-menu audit` then
     /// lists the keys that do not, and the manifest carries the requirement. Default: `false`.
     public var requiresOwners = false
-    private let index: [String: Position]
-
-    /// Where a key is: its scope's index and its index in that scope, in 32 bits each (a manifest is at most 1 GiB,
-    /// so neither comes near 2³²): a bucket of the name index is 24 bytes instead of 32.
-    private struct Position {
-        let scope: UInt32
-        let key: UInt32
-    }
+    private let index: CatalogNameIndex
     /// Identifies this catalog (and its copies), so registering it with a service twice costs nothing.
     let identity = Identity()
 
@@ -145,23 +140,13 @@ public struct ConfigurationCatalog: Sendable {
 
     /// Builds a catalog from described scopes (for example from a manifest).
     public init(scopes: [Scope]) throws(ConfigurationError) {
-        var index: [String: Position] = [:]
-        index.reserveCapacity(scopes.reduce(0) { $0 + $1.keys.count })
         var scopeNames: Set<String> = []
-        for (scopeIndex, scope) in scopes.enumerated() {
+        for scope in scopes {
             guard scopeNames.insert(scope.name).inserted else { throw .duplicateScopeName(scope.name) }
             guard !scope.keys.isEmpty else { throw .scopeHasNoKeys(scope.name) }
-            for (keyIndex, key) in scope.keys.enumerated() {
-                // One hash a key: the position replaced, if any, is the first key of that name.
-                let position = Position(scope: UInt32(scopeIndex), key: UInt32(keyIndex))
-                if let existing = index.updateValue(position, forKey: key.name) {
-                    throw .duplicateKeyName(
-                        key.name, firstScope: scopes[Int(existing.scope)].name, secondScope: scope.name)
-                }
-            }
         }
+        self.index = try CatalogNameIndex(scopes: scopes)
         self.scopes = scopes
-        self.index = index
     }
 
     /// Every key of every scope, scope by scope.
@@ -172,13 +157,13 @@ public struct ConfigurationCatalog: Sendable {
 
     /// The key named `name`, if any.
     public func descriptor(named name: String) -> ConfigurationKeyDescriptor? {
-        index[name].map { scopes[Int($0.scope)].keys[Int($0.key)] }
+        index.position(of: name, in: scopes).map { scopes[$0.scope].keys[$0.key] }
     }
 
     /// Where the key named `name` is, if any: its scope's index in ``scopes`` and its index in that scope's keys
     /// (for a view of the catalog in the same order, such as the debug menu's, without an index of its own).
     package func position(of name: String) -> (scope: Int, key: Int)? {
-        index[name].map { (Int($0.scope), Int($0.key)) }
+        index.position(of: name, in: scopes)
     }
 
     /// The scope named `name`, if any.
@@ -188,7 +173,7 @@ public struct ConfigurationCatalog: Sendable {
 
     /// Up to three known key names close to `name`, for "did you mean" hints.
     public func suggestions(for name: String) -> [String] {
-        NameSuggestions.nearest(to: name, in: index.keys)
+        NameSuggestions.nearest(to: name, in: scopes.lazy.flatMap { $0.keys.lazy.map(\.name) })
     }
 }
 

@@ -23,11 +23,11 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The value type's name, for example `"Bool"` or `"ImageTransferQuality"`.
     public var valueTypeName: String { storage.valueTypeName }
     /// How the value is edited.
-    public var control: ConfigurationDebugControl { storage.control }
+    public var control: ConfigurationDebugControl { storage.control.control }
     /// The default value's wire string, or `nil` when the default has no wire form.
     public var defaultValueString: String? { storage.defaultValueString }
     /// For a toggle, the wire strings of on and off: `"Y"` and `"N"` unless the key encodes its Bool otherwise.
-    public var toggleStrings: ToggleStrings { storage.toggleStrings }
+    public var toggleStrings: ToggleStrings { storage.customToggleStrings?.value ?? .standard }
     /// The regular expression every wire string must match (``ConfigurationKey/valuePattern``); ``ConfigurationValuePattern/any``
     /// when there is none.
     public var pattern: ConfigurationValuePattern { storage.pattern }
@@ -42,13 +42,16 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let title: String
         let summary: String?
         let valueTypeName: String
-        let control: ConfigurationDebugControl
+        let control: StoredControl
         let defaultValueString: String?
-        let toggleStrings: ToggleStrings
+        /// `nil` for the standard `Y`/`N`: one word per key instead of two strings.
+        let customToggleStrings: ToggleStringsBox?
         let pattern: ConfigurationValuePattern
         /// `nil` for the common key that declares none: one word per key instead of the lifecycle's seven.
         let lifecycle: LifecycleBox?
-        let validator: @Sendable (String) throws(ConfigurationDecodingError) -> String
+        /// `nil` for a key known by description: its control, toggle strings and pattern say how to validate
+        /// (``ManifestValidation``), so no closure and no captured copy of its choices is kept per key.
+        let validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
 
         init(
             name: String,
@@ -61,20 +64,62 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             toggleStrings: ToggleStrings,
             pattern: ConfigurationValuePattern,
             lifecycle: ConfigurationKeyLifecycle,
-            validator: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
+            validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
         ) {
             self.name = name
             self.scopeName = scopeName
             self.title = title
             self.summary = summary
             self.valueTypeName = valueTypeName
-            self.control = control
+            self.control = StoredControl(control)
             self.defaultValueString = defaultValueString
-            self.toggleStrings = toggleStrings
+            self.customToggleStrings = toggleStrings == .standard ? nil : ToggleStringsBox(toggleStrings)
             self.pattern = pattern
             self.lifecycle = lifecycle.isEmpty ? nil : LifecycleBox(value: lifecycle)
             self.validator = validator
         }
+    }
+
+    /// A control as a descriptor keeps it: a number's range by reference, so the field is two words where the
+    /// public enum, whose range is three strings inline, is seven.
+    private enum StoredControl: Sendable {
+        case toggle
+        case picker([ConfigurationDebugControl.Choice])
+        case text
+        case number(ConfigurationNumberKind, NumberRangeBox?)
+        case json
+
+        init(_ control: ConfigurationDebugControl) {
+            switch control {
+            case .toggle: self = .toggle
+            case .picker(let choices): self = .picker(choices)
+            case .text: self = .text
+            case .number(let kind, let range): self = .number(kind, range.map(NumberRangeBox.init))
+            case .json: self = .json
+            }
+        }
+
+        var control: ConfigurationDebugControl {
+            switch self {
+            case .toggle: .toggle
+            case .picker(let choices): .picker(choices)
+            case .text: .text
+            case .number(let kind, let range): .number(kind, range?.value)
+            case .json: .json
+            }
+        }
+    }
+
+    /// Toggle strings other than the standard ones, kept by reference.
+    private final class ToggleStringsBox: Sendable {
+        let value: ToggleStrings
+        init(_ value: ToggleStrings) { self.value = value }
+    }
+
+    /// A number control's range, kept by reference.
+    private final class NumberRangeBox: Sendable {
+        let value: ConfigurationNumberRange
+        init(_ value: ConfigurationNumberRange) { self.value = value }
     }
 
     private let storage: Storage
@@ -171,11 +216,42 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         )
     }
 
+    /// Describes a key known only by description, validated by its control, toggle strings and pattern
+    /// (``ManifestValidation/validate(_:control:toggle:pattern:)``), as a manifest's keys are.
+    init(
+        describedAs name: String,
+        scopeName: String,
+        title: String,
+        summary: String?,
+        valueTypeName: String,
+        control: ConfigurationDebugControl,
+        defaultValueString: String?,
+        toggleStrings: ToggleStrings,
+        pattern: ConfigurationValuePattern,
+        lifecycle: ConfigurationKeyLifecycle
+    ) {
+        storage = Storage(
+            name: name,
+            scopeName: scopeName,
+            title: title,
+            summary: summary,
+            valueTypeName: valueTypeName,
+            control: control,
+            defaultValueString: defaultValueString,
+            toggleStrings: toggleStrings,
+            pattern: pattern,
+            lifecycle: lifecycle,
+            validator: nil
+        )
+    }
+
     /// Checks a wire string; returns the canonical wire string of the value it decodes to.
     ///
     /// The canonical string is the key's `encode` of the decoded value, so `"007"` for an integer gives `"7"`.
     public func validate(_ raw: String) throws(ConfigurationDecodingError) -> String {
-        try storage.validator(raw)
+        if let validator = storage.validator { return try validator(raw) }
+        return try ManifestValidation.validate(
+            raw, control: storage.control.control, toggle: toggleStrings, pattern: storage.pattern)
     }
 
     /// Resolves the key from its two layers, exactly as the typed path does; the value is the canonical wire
@@ -191,19 +267,22 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// A copy that belongs to `scopeName`.
     func inScope(_ scopeName: String) -> ConfigurationKeyDescriptor {
         ConfigurationKeyDescriptor(
-            name: name,
-            scopeName: scopeName,
-            title: title,
-            summary: summary,
-            valueTypeName: valueTypeName,
-            control: control,
-            defaultValueString: defaultValueString,
-            toggleStrings: toggleStrings,
-            pattern: pattern,
-            lifecycle: lifecycle,
-            validate: storage.validator
-        )
+            storage: Storage(
+                name: name,
+                scopeName: scopeName,
+                title: title,
+                summary: summary,
+                valueTypeName: valueTypeName,
+                control: control,
+                defaultValueString: defaultValueString,
+                toggleStrings: toggleStrings,
+                pattern: pattern,
+                lifecycle: lifecycle,
+                validator: storage.validator
+            ))
     }
+
+    private init(storage: Storage) { self.storage = storage }
 
     /// `name (scope, type)`.
     public var description: String { "\(name) (\(scopeName.isEmpty ? "?" : scopeName), \(valueTypeName))" }

@@ -153,11 +153,15 @@ extension ManifestDocument.Key {
         }
     }
 
-    /// The descriptor this entry describes, after checking that it is consistent.
-    func descriptor(scope: String) throws(ManifestDocument.KeyProblem) -> ConfigurationKeyDescriptor {
+    /// The descriptor this entry describes, after checking that it is consistent; a picker whose choices equal a
+    /// list already in `choiceLists` shares that list.
+    func descriptor(
+        scope: String, choiceLists: inout ManifestDocument.ChoiceLists
+    ) throws(ManifestDocument.KeyProblem) -> ConfigurationKeyDescriptor {
         func fail(_ problem: String) -> ManifestDocument.KeyProblem { .init(problem: problem) }
         guard !name.isEmpty else { throw fail(".name must not be empty") }
-        let control = try self.control.erased()
+        var control = try self.control.erased()
+        if case .picker(let choices) = control { control = .picker(choiceLists.shared(choices)) }
         let toggle = ConfigurationKeyDescriptor.ToggleStrings(on: self.control.on ?? "Y", off: self.control.off ?? "N")
         if case .toggle = control, toggle.on == toggle.off {
             throw fail(
@@ -171,7 +175,6 @@ extension ManifestDocument.Key {
         if let problem = pattern.problem {
             throw fail(".pattern: not a valid regular expression (\(problem))")
         }
-        let validate = ManifestValidation.validator(for: control, toggle: toggle, pattern: pattern)
         let lifecycle = try self.lifecycle()
         if let defaultValue = `default` {
             if case .picker(let choices) = control, !choices.contains(where: { $0.value == defaultValue }) {
@@ -180,13 +183,13 @@ extension ManifestDocument.Key {
                         + choices.map(\.value).joined(separator: ", ") + ")")
             }
             do {
-                _ = try validate(defaultValue)
+                _ = try ManifestValidation.validate(defaultValue, control: control, toggle: toggle, pattern: pattern)
             } catch {
                 throw fail(".default: \(error.description)")
             }
         }
         return ConfigurationKeyDescriptor(
-            name: name,
+            describedAs: name,
             scopeName: scope,
             title: title ?? ConfigurationDebugTitle.derive(from: name),
             summary: summary.flatMap { $0.isEmpty ? nil : $0 },
@@ -195,8 +198,7 @@ extension ManifestDocument.Key {
             defaultValueString: `default`,
             toggleStrings: toggle,
             pattern: pattern,
-            lifecycle: lifecycle,
-            validate: validate
+            lifecycle: lifecycle
         )
     }
 
@@ -213,6 +215,20 @@ extension ManifestDocument.Key {
         let lifecycle = ConfigurationKeyLifecycle(owner: owner, ticket: ticket, removeBy: due)
         if let problem = lifecycle.problem { throw .init(problem: ": \(problem)") }
         return lifecycle
+    }
+}
+
+extension ManifestDocument {
+    /// Picker choice lists already made, so that the keys of one enumeration share one list (a list of four
+    /// choices is about 200 bytes; a catalog of 100,000 keys has tens of thousands of pickers and few distinct lists).
+    struct ChoiceLists {
+        private var lists: Set<[ConfigurationDebugControl.Choice]> = []
+
+        /// The list equal to `choices` made first.
+        mutating func shared(_ choices: [ConfigurationDebugControl.Choice]) -> [ConfigurationDebugControl.Choice] {
+            let (inserted, first) = lists.insert(choices)
+            return inserted ? choices : first
+        }
     }
 }
 
