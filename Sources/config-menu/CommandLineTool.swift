@@ -252,6 +252,15 @@ struct ToolContext {
     /// hold.
     init(_ invocation: Invocation, watch: Bool = false, selecting selection: ManifestSelection? = nil) throws {
         let store = try Self.store(invocation, origin: watch ? .menu : .cli)
+        // A store file is read and parsed on a second thread while this one builds the catalog (at 100,000 overrides
+        // each takes tens of milliseconds); the service's own first read then finds the file already read, as a
+        // reload of an unchanged file reads nothing. Reading changes nothing on disk, and the store keeps what it
+        // read exactly as the service's read would have.
+        let storeRead = DispatchGroup()
+        if let file = store as? FileOverrideStore {
+            DispatchQueue.global(qos: .userInitiated).async(group: storeRead) { file.reload() }
+        }
+        defer { storeRead.wait() }
         var defaultServerValues: [String: String] = [:]
         if let manifest = invocation.options["--manifest"] {
             catalog = try ConfigurationCatalog(manifestAt: URL(fileURLWithPath: manifest), selecting: selection)
@@ -281,6 +290,7 @@ struct ToolContext {
             snapshotProblem = problem
         }
         self.store = store
+        storeRead.wait()
         service = LiveConfigurationService(
             serverValues: serverValues,
             catalog: catalog,
