@@ -201,23 +201,15 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         lifecycle: ConfigurationKeyLifecycle = .none,
         validate: @escaping @Sendable (String) throws(ConfigurationDecodingError) -> String
     ) {
-        storage = Storage(
-            name: name,
-            scopeName: scopeName,
-            title: title,
-            summary: summary,
-            valueTypeName: valueTypeName,
-            control: control,
-            defaultValueString: defaultValueString,
-            toggleStrings: toggleStrings,
-            pattern: pattern,
-            lifecycle: lifecycle,
-            validator: validate
-        )
+        self.init(
+            describedAs: name, scopeName: scopeName, title: title, summary: summary, valueTypeName: valueTypeName,
+            control: control, defaultValueString: defaultValueString, toggleStrings: toggleStrings, pattern: pattern,
+            lifecycle: lifecycle, validator: validate)
     }
 
-    /// Describes a key known only by description, validated by its control, toggle strings and pattern
-    /// (``ManifestValidation/validate(_:control:toggle:pattern:)``), as a manifest's keys are.
+    /// Describes a key from its parts; with no `validator`, it is validated by its control, toggle strings and
+    /// pattern (``ManifestValidation/validate(_:control:toggle:pattern:)``), as a manifest's keys are, and keeps no
+    /// closure.
     init(
         describedAs name: String,
         scopeName: String,
@@ -228,7 +220,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         defaultValueString: String?,
         toggleStrings: ToggleStrings,
         pattern: ConfigurationValuePattern,
-        lifecycle: ConfigurationKeyLifecycle
+        lifecycle: ConfigurationKeyLifecycle,
+        validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)? = nil
     ) {
         storage = Storage(
             name: name,
@@ -241,7 +234,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             toggleStrings: toggleStrings,
             pattern: pattern,
             lifecycle: lifecycle,
-            validator: nil
+            validator: validator
         )
     }
 
@@ -267,22 +260,10 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// A copy that belongs to `scopeName`.
     func inScope(_ scopeName: String) -> ConfigurationKeyDescriptor {
         ConfigurationKeyDescriptor(
-            storage: Storage(
-                name: name,
-                scopeName: scopeName,
-                title: title,
-                summary: summary,
-                valueTypeName: valueTypeName,
-                control: control,
-                defaultValueString: defaultValueString,
-                toggleStrings: toggleStrings,
-                pattern: pattern,
-                lifecycle: lifecycle,
-                validator: storage.validator
-            ))
+            describedAs: name, scopeName: scopeName, title: title, summary: summary, valueTypeName: valueTypeName,
+            control: control, defaultValueString: defaultValueString, toggleStrings: toggleStrings, pattern: pattern,
+            lifecycle: lifecycle, validator: storage.validator)
     }
-
-    private init(storage: Storage) { self.storage = storage }
 
     /// `name (scope, type)`.
     public var description: String { "\(name) (\(scopeName.isEmpty ? "?" : scopeName), \(valueTypeName))" }
