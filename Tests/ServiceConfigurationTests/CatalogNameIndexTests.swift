@@ -95,7 +95,9 @@ struct CatalogNameIndexTests {
         #expect(catalog.descriptor(named: "a") == nil)
     }
 
-    @Test("a manifest's pickers with equal choices share one list; each descriptor keeps its own control and strings")
+    @Test(
+        "a manifest's pickers with equal choices share one list; each descriptor keeps its own control, range and strings"
+    )
     func manifestDescriptorsShareChoices() throws {
         let choices = #"[{"value": "off", "title": "Off"}, {"value": "on", "title": "On"}]"#
         let text = #"""
@@ -107,7 +109,11 @@ struct CatalogNameIndexTests {
                 {"name": "a.flag", "control": {"kind": "toggle", "on": "true", "off": "false"}, "default": "false"},
                 {"name": "a.letter", "control": {"kind": "toggle"}, "default": "N"},
                 {"name": "a.count", "type": "Int",
-                 "control": {"kind": "number", "number": "integer", "minimum": "1", "maximum": "9", "step": "2"}}
+                 "control": {"kind": "number", "number": "integer", "minimum": "1", "maximum": "9", "step": "2"}},
+                {"name": "a.again", "type": "Int",
+                 "control": {"kind": "number", "number": "integer", "minimum": "1", "maximum": "9", "step": "2"}},
+                {"name": "a.wider", "type": "Int",
+                 "control": {"kind": "number", "number": "integer", "minimum": "0", "maximum": "99"}}
               ]}
             ]}
             """#
@@ -136,6 +142,10 @@ struct CatalogNameIndexTests {
         #expect(count.control == .number(.integer, .init(minimum: "1", maximum: "9", step: "2")))
         #expect(try count.validate("07") == "7")
         #expect(throws: ConfigurationDecodingError.self) { try count.validate("11") }
+        #expect(catalog.descriptor(named: "a.again")?.control == count.control)
+        let wider = try #require(catalog.descriptor(named: "a.wider"))
+        #expect(wider.control == .number(.integer, .init(minimum: "0", maximum: "99", step: "1")))
+        #expect(try wider.validate("11") == "11")
         let two = try #require(catalog.descriptor(named: "a.two"))
         #expect(throws: ConfigurationDecodingError.self) { try two.validate("maybe") }
         #expect(try two.validate("on") == "on")

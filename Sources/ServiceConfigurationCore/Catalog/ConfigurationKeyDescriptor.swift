@@ -59,7 +59,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             title: String,
             summary: String?,
             valueTypeName: String,
-            control: ConfigurationDebugControl,
+            control: StoredControl,
             defaultValueString: String?,
             toggleStrings: ToggleStrings,
             pattern: ConfigurationValuePattern,
@@ -71,7 +71,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             self.title = title
             self.summary = summary
             self.valueTypeName = valueTypeName
-            self.control = StoredControl(control)
+            self.control = control
             self.defaultValueString = defaultValueString
             self.customToggleStrings = toggleStrings == .standard ? nil : ToggleStringsBox(toggleStrings)
             self.pattern = pattern
@@ -82,7 +82,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// A control as a descriptor keeps it: a number's range by reference, so the field is two words where the
     /// public enum, whose range is three strings inline, is seven.
-    private enum StoredControl: Sendable {
+    fileprivate enum StoredControl: Sendable {
         case toggle
         case picker([ConfigurationDebugControl.Choice])
         case text
@@ -117,9 +117,32 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     }
 
     /// A number control's range, kept by reference.
-    private final class NumberRangeBox: Sendable {
+    fileprivate final class NumberRangeBox: Sendable {
         let value: ConfigurationNumberRange
         init(_ value: ConfigurationNumberRange) { self.value = value }
+    }
+
+    /// What descriptors made one after another can share: a picker's list of choices and a number's range equal to
+    /// an earlier descriptor's are kept once (a manifest's keys of one enumeration share one list; every integer key
+    /// declared from Swift has the same full range).
+    final class ControlSharing {
+        private var lists: Set<[ConfigurationDebugControl.Choice]> = []
+        private var ranges: [ConfigurationNumberRange: NumberRangeBox] = [:]
+
+        fileprivate func stored(_ control: ConfigurationDebugControl) -> StoredControl {
+            switch control {
+            case .picker(let choices):
+                let (inserted, first) = lists.insert(choices)
+                return .picker(inserted ? choices : first)
+            case .number(let kind, let range?):
+                if let box = ranges[range] { return .number(kind, box) }
+                let box = NumberRangeBox(range)
+                ranges[range] = box
+                return .number(kind, box)
+            case .toggle, .text, .number(_, nil), .json:
+                return StoredControl(control)
+            }
+        }
     }
 
     private let storage: Storage
@@ -164,7 +187,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             title: K.debugTitle,
             summary: K.summary.summaryText,
             valueTypeName: String(describing: K.Value.self),
-            control: control,
+            control: StoredControl(control),
             defaultValueString: try? K.encode(K.defaultValue),
             toggleStrings: toggleStrings,
             pattern: K.valuePattern,
@@ -209,7 +232,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// Describes a key from its parts; with no `validator`, it is validated by its control, toggle strings and
     /// pattern (``ManifestValidation/validate(_:control:toggle:pattern:)``), as a manifest's keys are, and keeps no
-    /// closure.
+    /// closure. With `sharing`, its picker list or number range is the one an earlier descriptor made with the same
+    /// `sharing` keeps, when equal.
     init(
         describedAs name: String,
         scopeName: String,
@@ -221,7 +245,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         toggleStrings: ToggleStrings,
         pattern: ConfigurationValuePattern,
         lifecycle: ConfigurationKeyLifecycle,
-        validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)? = nil
+        validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)? = nil,
+        sharing: ControlSharing? = nil
     ) {
         storage = Storage(
             name: name,
@@ -229,7 +254,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             title: title,
             summary: summary,
             valueTypeName: valueTypeName,
-            control: control,
+            control: sharing?.stored(control) ?? StoredControl(control),
             defaultValueString: defaultValueString,
             toggleStrings: toggleStrings,
             pattern: pattern,

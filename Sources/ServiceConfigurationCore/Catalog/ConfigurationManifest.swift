@@ -151,10 +151,10 @@ extension ConfigurationCatalog {
     /// A scope as the fast reader read it, with its keys' descriptors; `nil` when a key is refused (the decoder then
     /// says why).
     private static func scope(_ scope: ManifestDocument.Scope) -> Scope? {
-        var choiceLists = ManifestDocument.ChoiceLists()
+        let sharing = ConfigurationKeyDescriptor.ControlSharing()
         guard
             let keys = try? scope.keys.map({ key throws(ManifestDocument.KeyProblem) in
-                try key.descriptor(scope: scope.name, choiceLists: &choiceLists)
+                try key.descriptor(scope: scope.name, sharing: sharing)
             })
         else { return nil }
         return Scope(name: scope.name, keys: keys)
@@ -206,12 +206,12 @@ extension ConfigurationCatalog {
         document: ManifestDocument, fail: (String) -> ConfigurationManifestError
     ) throws(ConfigurationManifestError) {
         var scopes: [Scope] = []
-        var choiceLists = ManifestDocument.ChoiceLists()
+        let sharing = ConfigurationKeyDescriptor.ControlSharing()
         for (scopeIndex, scope) in document.scopes.enumerated() {
             var keys: [ConfigurationKeyDescriptor] = []
             for (keyIndex, key) in scope.keys.enumerated() {
                 do {
-                    keys.append(try key.descriptor(scope: scope.name, choiceLists: &choiceLists))
+                    keys.append(try key.descriptor(scope: scope.name, sharing: sharing))
                 } catch {
                     throw fail("scopes[\(scopeIndex)].keys[\(keyIndex)]\(error.problem)")
                 }

@@ -153,15 +153,14 @@ extension ManifestDocument.Key {
         }
     }
 
-    /// The descriptor this entry describes, after checking that it is consistent; a picker whose choices equal a
-    /// list already in `choiceLists` shares that list.
+    /// The descriptor this entry describes, after checking that it is consistent; its picker list or number range
+    /// is shared with the earlier descriptors made with `sharing` that have an equal one.
     func descriptor(
-        scope: String, choiceLists: inout ManifestDocument.ChoiceLists
+        scope: String, sharing: ConfigurationKeyDescriptor.ControlSharing
     ) throws(ManifestDocument.KeyProblem) -> ConfigurationKeyDescriptor {
         func fail(_ problem: String) -> ManifestDocument.KeyProblem { .init(problem: problem) }
         guard !name.isEmpty else { throw fail(".name must not be empty") }
-        var control = try self.control.erased()
-        if case .picker(let choices) = control { control = .picker(choiceLists.shared(choices)) }
+        let control = try self.control.erased()
         let toggle = ConfigurationKeyDescriptor.ToggleStrings(on: self.control.on ?? "Y", off: self.control.off ?? "N")
         if case .toggle = control, toggle.on == toggle.off {
             throw fail(
@@ -198,7 +197,8 @@ extension ManifestDocument.Key {
             defaultValueString: `default`,
             toggleStrings: toggle,
             pattern: pattern,
-            lifecycle: lifecycle
+            lifecycle: lifecycle,
+            sharing: sharing
         )
     }
 
@@ -215,20 +215,6 @@ extension ManifestDocument.Key {
         let lifecycle = ConfigurationKeyLifecycle(owner: owner, ticket: ticket, removeBy: due)
         if let problem = lifecycle.problem { throw .init(problem: ": \(problem)") }
         return lifecycle
-    }
-}
-
-extension ManifestDocument {
-    /// Picker choice lists already made, so that the keys of one enumeration share one list (a list of four
-    /// choices is about 200 bytes; a catalog of 100,000 keys has tens of thousands of pickers and few distinct lists).
-    struct ChoiceLists {
-        private var lists: Set<[ConfigurationDebugControl.Choice]> = []
-
-        /// The list equal to `choices` made first.
-        mutating func shared(_ choices: [ConfigurationDebugControl.Choice]) -> [ConfigurationDebugControl.Choice] {
-            let (inserted, first) = lists.insert(choices)
-            return inserted ? choices : first
-        }
     }
 }
 
