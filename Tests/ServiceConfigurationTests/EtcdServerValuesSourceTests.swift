@@ -67,9 +67,10 @@ struct EtcdServerValuesSourceTests {
             snapshotURL: SyncFixture.snapshotURL(in: folder), environment: .live)
         sync.start()
         // The first read can meet a slow answer and wait out a backoff step when the tests run under ThreadSanitizer
-        // on a loaded machine. Alone this test takes 2 s; among all the tests in CI's rehearsals it took 88-213 s in
-        // whole, and once missed a 120-s wait here: it waits on something the other tests hold (most likely the
-        // cooperative pool's two threads on a 2-CPU machine; not checked). Give it room (a hang would still fail).
+        // on a loaded machine, and the sync waits for a thread of the cooperative pool (two on a 2-CPU machine),
+        // which the command-line tests hold while they block in `waitpid`: alone this test takes 2 s (and beside
+        // three CPU-bound processes), beside those tests 46 s, and in CI's rehearsals 88-334 s in whole; it once
+        // missed a 120-s wait here. Give it room (a hang would still fail).
         #expect(await pollUntil(within: 300) { sync.status.state.name == "fresh" && service.count == 5 })
         #expect(service.flag)
 
