@@ -68,10 +68,9 @@ struct EtcdServerValuesSourceTests {
         sync.start()
         // The first read can meet a slow answer and wait out a backoff step when the tests run under ThreadSanitizer
         // on a loaded machine, and the sync waits for a thread of the cooperative pool (two on a 2-CPU machine),
-        // which the command-line tests hold while they block in `waitpid`: alone this test takes 2 s (and beside
-        // three CPU-bound processes), beside those tests 46 s, and in CI's rehearsals 88-334 s in whole; it once
-        // missed a 120-s wait here; later rehearsals took 324 and 349 s in whole with 300. Give it room (a hang would
-        // still fail).
+        // which the command-line tests most likely hold while they block in `waitpid` (inferred, not traced). Alone
+        // this test takes 2 s (also beside three CPU-bound processes), beside those tests 46 s, and in CI's
+        // rehearsals 88-349 s in whole; it once missed a 120-s wait here. Give it room (a hang would still fail).
         #expect(await pollUntil(within: 600) { sync.status.state.name == "fresh" && service.count == 5 })
         #expect(service.flag)
 
