@@ -255,10 +255,14 @@ struct ToolContext {
         // A store file is read and parsed on a second thread while this one builds the catalog (at 100,000 overrides
         // each takes tens of milliseconds); the service's own first read then finds the file already read, as a
         // reload of an unchanged file reads nothing. Reading changes nothing on disk, and the store keeps what it
-        // read exactly as the service's read would have.
+        // read exactly as the service's read would have. A command that applies every override (no selection: the
+        // menu, `list`, `export`) has their entries made there too; one that names keys makes only theirs.
         let storeRead = DispatchGroup()
         if let file = store as? FileOverrideStore {
-            DispatchQueue.global(qos: .userInitiated).async(group: storeRead) { file.reload() }
+            DispatchQueue.global(qos: .userInitiated).async(group: storeRead) {
+                file.reload()
+                if selection == nil { _ = file.entries }
+            }
         }
         defer { storeRead.wait() }
         var defaultServerValues: [String: String] = [:]

@@ -10,8 +10,9 @@ extension OverrideDocument {
     /// metadata field is kept as found and reported; only a file that is not a JSON object of this format throws.
     ///
     /// `understandingExpiry: false` reads as builds before expiry did (the expiry fields become preserved fields):
-    /// the tests use it to check that a file this build writes still reads, and round-trips, there.
-    init(parsing bytes: [UInt8], understandingExpiry: Bool = true) throws(DocumentError) {
+    /// the tests use it to check that a file this build writes still reads, and round-trips, there. `keepingRaw:
+    /// false` makes every line a ``Line`` as it is read (none raw): the tests read each file both ways and compare.
+    init(parsing bytes: [UInt8], understandingExpiry: Bool = true, keepingRaw: Bool = true) throws(DocumentError) {
         guard bytes.count <= OverrideStoreLimits.maximumFileSize else {
             throw DocumentError(
                 "the file is \(ByteCount.describe(bytes.count)); the limit is "
@@ -19,7 +20,8 @@ extension OverrideDocument {
         }
         let parsed = try bytes.withUnsafeBufferPointer { buffer throws(DocumentError) in
             var parser = DocumentParser(
-                cursor: JSONCursor(buffer), understandsExpiry: understandingExpiry, source: bytes)
+                cursor: JSONCursor(buffer), understandsExpiry: understandingExpiry, source: bytes,
+                keepsRaw: keepingRaw && understandingExpiry)
             do {
                 return try parser.parseDocument()
             } catch let error as StrictJSON.ParseError {
@@ -41,6 +43,10 @@ struct DocumentParser {
     var understandsExpiry = true
     /// The bytes the cursor reads, for the lines to keep their text (``OverrideDocument/Line/source``).
     var source: [UInt8] = []
+    /// Whether lines that need nothing more than their text are kept raw (``OverrideDocument/Slot/raw(_:)``): only
+    /// when reading a file's `source`, with the entry fields this build knows (as reading a raw line's entry again
+    /// does).
+    var keepsRaw = false
 
     /// The JSON type of the value starting with `byte`, for messages.
     static func typeDescription(startingWith byte: UInt8?) -> String {
@@ -189,13 +195,16 @@ struct DocumentParser {
         guard number >= 1 else { throw DocumentError("unsupported format version \(number)") }
         guard let overrides else { throw DocumentError("missing \"overrides\"") }
         guard overrides.sorted else {
-            return Self.document(
-                lines: Array(overrides.chunks.joined()), unknown: unknown, problems: overrides.problems)
+            let read = OverrideDocument(
+                sortedChunks: overrides.chunks, count: overrides.count, source: source, unknownMembers: [],
+                problems: [])
+            return Self.document(lines: read.lines, unknown: unknown, problems: overrides.problems)
         }
         var problems = overrides.problems
         if problems.count > 1 { problems.sort { OverrideDocument.precedes($0.key, $1.key) } }
         return OverrideDocument(
-            sortedChunks: overrides.chunks, count: overrides.count, unknownMembers: unknown, problems: problems)
+            sortedChunks: overrides.chunks, count: overrides.count, source: source, unknownMembers: unknown,
+            problems: problems)
     }
 
     /// Sorts the lines by key (files this package writes are sorted already) and builds the document.
@@ -217,7 +226,7 @@ struct DocumentParser {
 
     /// The `overrides` object as read: lines in file order, cut into chunks as the document keeps them.
     struct Overrides {
-        var chunks: [[OverrideDocument.Line]] = []
+        var chunks: [[OverrideDocument.Slot]] = []
         var count = 0
         var problems: [OverrideStoreProblem] = []
         /// Whether the keys came in strictly increasing UTF-8 order (as this package writes them).
@@ -234,22 +243,49 @@ struct DocumentParser {
         defer { cursor.leave() }
         cursor.index += 1
         var result = Overrides()
-        var chunk: [OverrideDocument.Line] = []
+        var chunk: [OverrideDocument.Slot] = []
         chunk.reserveCapacity(OverrideDocument.chunkSize)
+        func append(_ slot: OverrideDocument.Slot) {
+            chunk.append(slot)
+            if chunk.count == OverrideDocument.chunkSize {
+                result.chunks.append(chunk)
+                chunk = []
+                chunk.reserveCapacity(OverrideDocument.chunkSize)
+            }
+        }
         var keyOffsets: [Int] = []
         var allASCII = true
-        var previousKey: String?
+        var previousKey: KeyText?
         if cursor.consume(UInt8(ascii: "}")) { return result }
         repeat {
             cursor.skipWhitespace()
             guard cursor.next == UInt8(ascii: "\"") else { throw cursor.memberNameError() }
-            keyOffsets.append(cursor.index)
-            let key = try cursor.parseString()
-            allASCII = allASCII && cursor.lastStringIsASCII
-            if let previousKey, result.sorted, !OverrideDocument.precedes(previousKey, key) { result.sorted = false }
-            previousKey = key
+            let keyStart = cursor.index
+            keyOffsets.append(keyStart)
+            var plain: Range<Int>?
+            if keepsRaw, !source.isEmpty, let bytes = cursor.consumePlainStringBytes() {
+                if !bytes.isEmpty, bytes.count <= OverrideStoreLimits.maximumKeySize, OverrideDocument.isASCII(bytes) {
+                    plain = (keyStart + 1)..<(cursor.index - 1)
+                } else {
+                    cursor.index = keyStart
+                }
+            }
+            let keyText: KeyText
+            if let plain {
+                keyText = .bytes(plain)
+            } else {
+                keyText = .string(try cursor.parseString())
+                allASCII = allASCII && cursor.lastStringIsASCII
+            }
+            if let previousKey, result.sorted, !precedes(previousKey, keyText) { result.sorted = false }
+            previousKey = keyText
             try cursor.expect(UInt8(ascii: ":"), "expected ':'")
             cursor.skipWhitespace()
+            if let plain, let raw = try rawLine(key: plain) {
+                append(.raw(raw))
+                continue
+            }
+            let key = string(keyText)
             let start = cursor.index
             var reason: String?
             var fieldProblems: [OverrideStoreProblem] = []
@@ -274,17 +310,12 @@ struct DocumentParser {
             }
             if let reason {
                 let json = cursor.text(start..<cursor.index)
-                chunk.append(.init(key: key, quarantined: json))
+                append(.line(.init(key: key, quarantined: json)))
                 result.problems.append(
                     .init(key: key, field: nil, reason: reason, storedJSON: String(decoding: json, as: UTF8.self)))
             } else if let entry {
-                chunk.append(.init(key: key, entry: entry, source: lineText(from: keyOffsets.last!)))
+                append(.line(.init(key: key, entry: entry, source: lineText(from: keyStart))))
                 result.problems += fieldProblems
-            }
-            if chunk.count == OverrideDocument.chunkSize {
-                result.chunks.append(chunk)
-                chunk = []
-                chunk.reserveCapacity(OverrideDocument.chunkSize)
             }
         } while try cursor.separator(close: UInt8(ascii: "}"))
         if !chunk.isEmpty { result.chunks.append(chunk) }
@@ -292,11 +323,62 @@ struct DocumentParser {
         if !result.sorted || !allASCII {
             var seen: [String: Int] = [:]
             seen.reserveCapacity(result.count)
-            for (line, offset) in zip(result.chunks.joined(), keyOffsets) {
-                try cursor.checkNewName(line.key, at: offset, among: &seen)
+            for (slot, offset) in zip(result.chunks.joined(), keyOffsets) {
+                let key: String
+                switch slot {
+                case .raw(let raw): key = string(.bytes(raw.key))
+                case .line(let line): key = line.key
+                }
+                try cursor.checkNewName(key, at: offset, among: &seen)
             }
         }
         return result
+    }
+
+    /// A key as the parser read it: where its text is in the file (a plain ASCII key), or the string it decodes to.
+    private enum KeyText {
+        case bytes(Range<Int>)
+        case string(String)
+    }
+
+    private func string(_ key: KeyText) -> String {
+        switch key {
+        case .string(let string): string
+        case .bytes(let range): source.withUnsafeBufferPointer { String(decoding: $0[range], as: UTF8.self) }
+        }
+    }
+
+    /// UTF-8 byte order (``OverrideDocument/precedes(_:_:)``), without making strings of keys read as bytes.
+    private func precedes(_ lhs: KeyText, _ rhs: KeyText) -> Bool {
+        withBytes(lhs) { left in withBytes(rhs) { OverrideDocument.compare(left, $0) < 0 } }
+    }
+
+    private func withBytes<Result>(_ key: KeyText, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch key {
+        case .bytes(let range):
+            return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        case .string(var string):
+            return string.withUTF8(body)
+        }
+    }
+
+    /// At the entry of a plain ASCII key (its text at `key`): reads it, and returns it as a raw line when it is usable
+    /// without a problem and on one line. Otherwise `nil`, with the cursor back at the entry, to read it as a line
+    /// (then with its key in what it reports).
+    private mutating func rawLine(key: Range<Int>) throws -> OverrideDocument.RawLine? {
+        let start = cursor.index
+        guard cursor.next == UInt8(ascii: "{") else { return nil }
+        // The key's own limits hold (checked on its bytes); the entry's are checked under a stand-in name.
+        guard case .success(let parsed) = try parseEntry(key: ""), parsed.problems.isEmpty,
+            OverrideStoreLimits.violation(key: "k", entry: parsed.entry, checkingPreservedFields: false) == nil,
+            !source[start..<cursor.index].contains(where: { $0 == 0x0A || $0 == 0x0D })
+        else {
+            cursor.index = start
+            return nil
+        }
+        return OverrideDocument.RawLine(
+            keyStart: UInt32(key.lowerBound), keyEnd: UInt32(key.upperBound), entryStart: UInt32(start),
+            entryEnd: UInt32(cursor.index))
     }
 
     /// The text from `start` to the cursor, when it is all on one line (a line spread over several is encoded

@@ -59,6 +59,32 @@ package struct OverrideDocument: Sendable, Equatable {
         }
     }
 
+    /// A line as the document keeps it. A line read from a file this package wrote is kept `raw`: where its key and
+    /// its entry are in the file's bytes, checked when read (a usable entry with no problem, on one line, under a
+    /// plain ASCII key) and made into a ``Line`` only when asked for, so reading 100,000 overrides makes no string and
+    /// no entry for the 99,999 a command does not look at, and a save copies their text as it is. Every other line (one
+    /// set in memory, a quarantined entry, a key with escapes or beyond ASCII, an entry spread over several lines) is
+    /// kept as a `line`.
+    enum Slot: Sendable {
+        case raw(RawLine)
+        indirect case line(Line)
+    }
+
+    /// Where a raw line is in the document's ``source``: its key's text between the quotes, and its entry's object.
+    struct RawLine: Sendable, Equatable {
+        var keyStart: UInt32
+        var keyEnd: UInt32
+        var entryStart: UInt32
+        var entryEnd: UInt32
+
+        /// The key's UTF-8, between its quotes.
+        var key: Range<Int> { Int(keyStart)..<Int(keyEnd) }
+        /// The entry's JSON object.
+        var entry: Range<Int> { Int(entryStart)..<Int(entryEnd) }
+        /// The line's text as the file has it, from the key's opening quote to the end of the entry.
+        var text: Range<Int> { (Int(keyStart) - 1)..<Int(entryEnd) }
+    }
+
     /// A top-level member this build does not know, kept with its JSON text.
     package struct Member: Sendable, Equatable {
         var name: String
@@ -68,7 +94,9 @@ package struct OverrideDocument: Sendable, Equatable {
     /// The lines in UTF-8 byte order of their keys (the order they are written in), in chunks of at most
     /// `2 * chunkSize`. Chunks keep a change cheap: a copy-on-write copies one chunk and the short list of chunks,
     /// not every entry, and a save re-encodes only the line that changed.
-    private var chunks: [[Line]] = []
+    private var chunks: [[Slot]] = []
+    /// The bytes of the file the document was read from, which its raw lines are in (empty when it has none).
+    private var source: [UInt8] = []
     /// The number of lines, quarantined ones included.
     private(set) var count = 0
     static let chunkSize = 64
@@ -85,10 +113,14 @@ package struct OverrideDocument: Sendable, Equatable {
         self.init(sortedLines: sorted.map { Line(key: $0.key, entry: $0.value) })
     }
 
-    /// A document from lines already cut into sorted chunks of at most `2 * chunkSize` lines each.
-    init(sortedChunks: [[Line]], count: Int, unknownMembers: [Member], problems: [OverrideStoreProblem]) {
+    /// A document from lines already cut into sorted chunks of at most `2 * chunkSize` lines each, whose raw lines
+    /// are in `source`.
+    init(
+        sortedChunks: [[Slot]], count: Int, source: [UInt8], unknownMembers: [Member], problems: [OverrideStoreProblem]
+    ) {
         chunks = sortedChunks
         self.count = count
+        self.source = source
         self.unknownMembers = unknownMembers
         self.problems = problems
     }
@@ -98,13 +130,16 @@ package struct OverrideDocument: Sendable, Equatable {
         self.problems = problems
         count = lines.count
         chunks = stride(from: 0, to: lines.count, by: Self.chunkSize).map {
-            Array(lines[$0..<min($0 + Self.chunkSize, lines.count)])
+            lines[$0..<min($0 + Self.chunkSize, lines.count)].map(Slot.line)
         }
     }
 
     package static func == (lhs: OverrideDocument, rhs: OverrideDocument) -> Bool {
-        lhs.count == rhs.count && lhs.unknownMembers == rhs.unknownMembers
-            && lhs.chunks.joined().elementsEqual(rhs.chunks.joined())
+        guard lhs.count == rhs.count, lhs.unknownMembers == rhs.unknownMembers else { return false }
+        for (left, right) in zip(lhs.chunks.joined(), rhs.chunks.joined()) {
+            guard lhs.sameKey(left, as: right, in: rhs), lhs.sameLine(left, as: right, in: rhs) else { return false }
+        }
+        return true
     }
 
     /// Whether the document has no lines (quarantined ones count).
@@ -114,10 +149,26 @@ package struct OverrideDocument: Sendable, Equatable {
     var entries: [String: OverrideEntry] {
         var result: [String: OverrideEntry] = [:]
         result.reserveCapacity(count)
-        for line in chunks.joined() {
-            if let entry = line.entry { result[line.key] = entry }
+        source.withUnsafeBufferPointer { source in
+            for slot in chunks.joined() {
+                switch slot {
+                case .raw(let raw): result[Self.key(raw, in: source)] = Self.entry(raw, in: source)
+                case .line(let line): if let entry = line.entry { result[line.key] = entry }
+                }
+            }
         }
         return result
+    }
+
+    /// Every line in key order, raw ones made into lines.
+    var lines: [Line] { chunks.joined().map(line) }
+
+    /// How many lines are kept raw.
+    var rawLineCount: Int {
+        chunks.joined().reduce(0) { count, slot in
+            guard case .raw = slot else { return count }
+            return count + 1
+        }
     }
 
     /// The quarantined entries' problems (those not applied), sorted by key.
@@ -126,6 +177,7 @@ package struct OverrideDocument: Sendable, Equatable {
     /// Removes every line (quarantined ones included); unknown top-level members stay.
     mutating func removeAllLines() {
         chunks = []
+        source = []
         count = 0
         problems = []
     }
@@ -133,8 +185,95 @@ package struct OverrideDocument: Sendable, Equatable {
     /// The line of `key`, usable or quarantined.
     func line(forKey key: String) -> Line? {
         let (chunk, index, found) = position(of: key)
-        return found ? chunks[chunk][index] : nil
+        return found ? line(chunks[chunk][index]) : nil
     }
+
+    // MARK: Raw lines
+
+    /// The line `slot` stands for.
+    private func line(_ slot: Slot) -> Line {
+        switch slot {
+        case .line(let line):
+            return line
+        case .raw(let raw):
+            return source.withUnsafeBufferPointer { buffer in
+                Line(key: Self.key(raw, in: buffer), entry: Self.entry(raw, in: buffer), source: source[raw.text])
+            }
+        }
+    }
+
+    /// `slot`'s key.
+    private func key(_ slot: Slot) -> String {
+        switch slot {
+        case .line(let line): line.key
+        case .raw(let raw): source.withUnsafeBufferPointer { Self.key(raw, in: $0) }
+        }
+    }
+
+    private static func key(_ raw: RawLine, in source: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: source[raw.key]), as: UTF8.self)
+    }
+
+    /// A raw line's entry, read again from its text exactly as it was read when the file was (which found it usable
+    /// and without problems, so reading it again cannot fail).
+    private static func entry(_ raw: RawLine, in source: UnsafeBufferPointer<UInt8>) -> OverrideEntry {
+        var parser = DocumentParser(cursor: JSONCursor(UnsafeBufferPointer(rebasing: source[raw.entry])))
+        guard case .success(let parsed)? = try? parser.parseEntry(key: "") else {
+            preconditionFailure("an override's entry read differently the second time")
+        }
+        return parsed.entry
+    }
+
+    /// Calls `body` with the UTF-8 of `slot`'s key.
+    private func withKey<Result>(_ slot: Slot, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch slot {
+        case .raw(let raw):
+            return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[raw.key])) }
+        case .line(let line):
+            var key = line.key
+            return key.withUTF8(body)
+        }
+    }
+
+    /// Whether `slot`'s key and `other`'s `otherSlot`'s are one key: the same bytes, or strings Swift takes as equal
+    /// (canonically equivalent spellings, which only keys beyond ASCII can be).
+    private func sameKey(_ slot: Slot, as otherSlot: Slot, in other: OverrideDocument) -> Bool {
+        let (order, ascii) = withKey(slot) { left in
+            other.withKey(otherSlot) { right in (Self.compare(left, right), Self.isASCII(left) && Self.isASCII(right)) }
+        }
+        return order == 0 || !ascii && key(slot) == other.key(otherSlot)
+    }
+
+    /// Whether `slot` and `other`'s `otherSlot` are the same line (key, entry and quarantined text); two raw lines with
+    /// the same text are, without reading their entries.
+    private func sameLine(_ slot: Slot, as otherSlot: Slot, in other: OverrideDocument) -> Bool {
+        if case .raw(let left) = slot, case .raw(let right) = otherSlot {
+            let sameText = source.withUnsafeBufferPointer { mine in
+                other.source.withUnsafeBufferPointer { theirs in
+                    Self.compare(
+                        UnsafeBufferPointer(rebasing: mine[left.text]),
+                        UnsafeBufferPointer(rebasing: theirs[right.text])) == 0
+                }
+            }
+            if sameText { return true }
+        }
+        return line(slot) == other.line(otherSlot)
+    }
+
+    /// The UTF-8 byte order of two keys: negative when `lhs` comes first, zero when they are the same bytes.
+    static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(lhs.count, rhs.count)
+        let order = common == 0 ? 0 : Int(memcmp(lhs.baseAddress!, rhs.baseAddress!, common))
+        return order != 0 ? order : lhs.count - rhs.count
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var high: UInt8 = 0
+        for byte in bytes { high |= byte }
+        return high < 0x80
+    }
+
+    // MARK: Changing
 
     /// The keys whose entries differ between `self` and `other`, found by walking both in key order.
     func changedKeys(comparedTo other: OverrideDocument) -> Set<String> {
@@ -147,28 +286,26 @@ package struct OverrideDocument: Sendable, Equatable {
         }
         while left.chunk < chunks.count || right.chunk < other.chunks.count {
             guard left.chunk < chunks.count else {
-                changed.insert(other.chunks[right.chunk][right.line].key)
+                changed.insert(other.key(other.chunks[right.chunk][right.line]))
                 advance(&right, in: other)
                 continue
             }
             guard right.chunk < other.chunks.count else {
-                changed.insert(chunks[left.chunk][left.line].key)
+                changed.insert(key(chunks[left.chunk][left.line]))
                 advance(&left, in: self)
                 continue
             }
-            let leftKey = chunks[left.chunk][left.line].key
-            let rightKey = other.chunks[right.chunk][right.line].key
-            if leftKey == rightKey {
-                if chunks[left.chunk][left.line] != other.chunks[right.chunk][right.line] {
-                    changed.insert(leftKey)
-                }
+            let mine = chunks[left.chunk][left.line]
+            let theirs = other.chunks[right.chunk][right.line]
+            if sameKey(mine, as: theirs, in: other) {
+                if !sameLine(mine, as: theirs, in: other) { changed.insert(key(mine)) }
                 advance(&left, in: self)
                 advance(&right, in: other)
-            } else if Self.precedes(leftKey, rightKey) {
-                changed.insert(leftKey)
+            } else if withKey(mine, { mine in other.withKey(theirs) { Self.compare(mine, $0) } }) < 0 {
+                changed.insert(key(mine))
                 advance(&left, in: self)
             } else {
-                changed.insert(rightKey)
+                changed.insert(other.key(theirs))
                 advance(&right, in: other)
             }
         }
@@ -179,7 +316,11 @@ package struct OverrideDocument: Sendable, Equatable {
     subscript(key: String) -> OverrideEntry? {
         get {
             let (chunk, index, found) = position(of: key)
-            return found ? chunks[chunk][index].entry : nil
+            guard found else { return nil }
+            switch chunks[chunk][index] {
+            case .raw(let raw): return source.withUnsafeBufferPointer { Self.entry(raw, in: $0) }
+            case .line(let line): return line.entry
+            }
         }
         set {
             if !problems.isEmpty { problems.removeAll { $0.key == key } }
@@ -189,13 +330,14 @@ package struct OverrideDocument: Sendable, Equatable {
                 chunks[chunk].remove(at: index)
                 if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
                 count -= 1
+                if count == 0 { source = [] }
                 return
             }
             // The file keeps times to the millisecond: keep the same here, so what was saved equals what is read
             // back (a reload of this process's own save then announces no change).
             var entry = newValue
             entry.setAt = entry.setAt.map(Timestamp.truncatedToMilliseconds)
-            let line = Line(key: key, entry: entry)
+            let line = Slot.line(Line(key: key, entry: entry))
             if found {
                 chunks[chunk][index] = line
                 return
@@ -220,30 +362,37 @@ package struct OverrideDocument: Sendable, Equatable {
     /// Where `key` is, or where it would be inserted.
     private func position(of key: String) -> (chunk: Int, index: Int, found: Bool) {
         guard !chunks.isEmpty else { return (0, 0, false) }
-        // The first chunk whose last key is not before `key`; past the end means "append to the last chunk".
-        var low = 0
-        var high = chunks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Self.precedes(chunks[middle][chunks[middle].count - 1].key, key) {
-                low = middle + 1
-            } else {
-                high = middle
+        var query = key
+        return query.withUTF8 { query in
+            // The first chunk whose last key is not before `key`; past the end means "append to the last chunk".
+            var low = 0
+            var high = chunks.count
+            while low < high {
+                let middle = (low + high) / 2
+                if withKey(chunks[middle][chunks[middle].count - 1], { Self.compare($0, query) }) < 0 {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
             }
-        }
-        let chunk = min(low, chunks.count - 1)
-        let lines = chunks[chunk]
-        var first = 0
-        var last = lines.count
-        while first < last {
-            let middle = (first + last) / 2
-            if Self.precedes(lines[middle].key, key) {
-                first = middle + 1
-            } else {
-                last = middle
+            let chunk = min(low, chunks.count - 1)
+            let lines = chunks[chunk]
+            var first = 0
+            var last = lines.count
+            while first < last {
+                let middle = (first + last) / 2
+                if withKey(lines[middle], { Self.compare($0, query) }) < 0 {
+                    first = middle + 1
+                } else {
+                    last = middle
+                }
             }
+            guard first < lines.count else { return (chunk, first, false) }
+            // One key as a dictionary takes it: the same bytes, or (beyond ASCII) canonically equivalent strings.
+            let (order, ascii) = withKey(lines[first]) { (Self.compare($0, query), Self.isASCII($0)) }
+            let found = order == 0 || !(ascii && Self.isASCII(query)) && self.key(lines[first]) == key
+            return (chunk, first, found)
         }
-        return (chunk, first, first < lines.count && lines[first].key == key)
     }
 
     // MARK: Encoding
@@ -283,36 +432,45 @@ package struct OverrideDocument: Sendable, Equatable {
         // Sized once for the whole file (a line to encode counted at a typical size): growing a buffer of megabytes
         // by doubling copies and touches fresh pages several times over.
         var size = buffer.count + 32
-        for chunk in chunks.indices {
-            for line in chunks[chunk].indices {
-                let kept = chunks[chunk][line].bytes.count
-                let read = chunks[chunk][line].source.count
-                size += 2 + (kept > 0 ? kept : read > 0 ? 4 + read : 128)
+        for slot in chunks.joined() {
+            switch slot {
+            case .raw(let raw): size += 6 + raw.text.count
+            case .line(let line):
+                size +=
+                    2 + (!line.bytes.isEmpty ? line.bytes.count : !line.source.isEmpty ? 4 + line.source.count : 128)
             }
         }
         buffer.reserveCapacity(size)
         buffer.append(contentsOf: Array("  \"overrides\": {\n".utf8))
         // Index-based loops read each line's bytes in place; iterating copies of the lines would retain and release
         // every string of every entry, which costs more than the copying itself at 10,000 entries.
-        var first = true
-        for chunk in chunks.indices {
-            for line in chunks[chunk].indices {
-                if !first {
-                    buffer.append(UInt8(ascii: ","))
-                    buffer.append(0x0A)
-                }
-                first = false
-                if chunks[chunk][line].bytes.isEmpty, !chunks[chunk][line].source.isEmpty {
-                    // A line as the file had it (the first save of a process re-encodes nothing it read).
-                    buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
-                    chunks[chunk][line].source.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
-                } else if chunks[chunk][line].bytes.isEmpty {
-                    // Written into the file's buffer, then kept: one array of the line's exact size.
-                    let start = buffer.count
-                    Self.encode(chunks[chunk][line], into: &buffer)
-                    chunks[chunk][line].bytes = Array(buffer[start...])
-                } else {
-                    chunks[chunk][line].bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+        let source = source
+        source.withUnsafeBufferPointer { source in
+            var first = true
+            for chunk in chunks.indices {
+                for index in chunks[chunk].indices {
+                    if !first {
+                        buffer.append(UInt8(ascii: ","))
+                        buffer.append(0x0A)
+                    }
+                    first = false
+                    switch chunks[chunk][index] {
+                    case .raw(let raw):
+                        // A line as the file had it (the first save of a process re-encodes nothing it read).
+                        buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: source[raw.text]))
+                    case .line(let line) where line.bytes.isEmpty && !line.source.isEmpty:
+                        buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
+                        line.source.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+                    case .line(var line) where line.bytes.isEmpty:
+                        // Written into the file's buffer, then kept: one array of the line's exact size.
+                        let start = buffer.count
+                        Self.encode(line, into: &buffer)
+                        line.bytes = Array(buffer[start...])
+                        chunks[chunk][index] = .line(line)
+                    case .line(let line):
+                        line.bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+                    }
                 }
             }
         }
