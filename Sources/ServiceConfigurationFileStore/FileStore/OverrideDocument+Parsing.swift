@@ -310,11 +310,11 @@ struct DocumentParser {
             }
             if let reason {
                 let json = cursor.text(start..<cursor.index)
-                append(.line(.init(key: key, quarantined: json)))
+                append(.line(.init(.init(key: key, quarantined: json))))
                 result.problems.append(
                     .init(key: key, field: nil, reason: reason, storedJSON: String(decoding: json, as: UTF8.self)))
             } else if let entry {
-                append(.line(.init(key: key, entry: entry, source: lineText(from: keyStart))))
+                append(.line(.init(.init(key: key, entry: entry, source: lineText(from: keyStart)))))
                 result.problems += fieldProblems
             }
         } while try cursor.separator(close: UInt8(ascii: "}"))
@@ -327,7 +327,7 @@ struct DocumentParser {
                 let key: String
                 switch slot {
                 case .raw(let raw): key = string(.bytes(raw.key))
-                case .line(let line): key = line.key
+                case .line(let box): key = box.line.key
                 }
                 try cursor.checkNewName(key, at: offset, among: &seen)
             }

@@ -67,7 +67,15 @@ package struct OverrideDocument: Sendable, Equatable {
     /// kept as a `line`.
     enum Slot: Sendable {
         case raw(RawLine)
-        indirect case line(Line)
+        case line(LineBox)
+    }
+
+    /// A line kept as a `line` slot: boxed, so a slot is small, and read in place (matching a slot copies the box's
+    /// reference, not the line's strings). Never changed: a line that changes is put in a new box.
+    final class LineBox: Sendable {
+        let line: Line
+
+        init(_ line: Line) { self.line = line }
     }
 
     /// Where a raw line is in the document's ``source``: its key's text between the quotes, and its entry's object.
@@ -130,7 +138,7 @@ package struct OverrideDocument: Sendable, Equatable {
         self.problems = problems
         count = lines.count
         chunks = stride(from: 0, to: lines.count, by: Self.chunkSize).map {
-            lines[$0..<min($0 + Self.chunkSize, lines.count)].map(Slot.line)
+            lines[$0..<min($0 + Self.chunkSize, lines.count)].map { .line(LineBox($0)) }
         }
     }
 
@@ -153,7 +161,7 @@ package struct OverrideDocument: Sendable, Equatable {
             for slot in chunks.joined() {
                 switch slot {
                 case .raw(let raw): result[Self.key(raw, in: source)] = Self.entry(raw, in: source)
-                case .line(let line): if let entry = line.entry { result[line.key] = entry }
+                case .line(let box): if let entry = box.line.entry { result[box.line.key] = entry }
                 }
             }
         }
@@ -193,8 +201,8 @@ package struct OverrideDocument: Sendable, Equatable {
     /// The line `slot` stands for.
     private func line(_ slot: Slot) -> Line {
         switch slot {
-        case .line(let line):
-            return line
+        case .line(let box):
+            return box.line
         case .raw(let raw):
             return source.withUnsafeBufferPointer { buffer in
                 Line(key: Self.key(raw, in: buffer), entry: Self.entry(raw, in: buffer), source: source[raw.text])
@@ -205,7 +213,7 @@ package struct OverrideDocument: Sendable, Equatable {
     /// `slot`'s key.
     private func key(_ slot: Slot) -> String {
         switch slot {
-        case .line(let line): line.key
+        case .line(let box): box.line.key
         case .raw(let raw): source.withUnsafeBufferPointer { Self.key(raw, in: $0) }
         }
     }
@@ -229,8 +237,8 @@ package struct OverrideDocument: Sendable, Equatable {
         switch slot {
         case .raw(let raw):
             return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[raw.key])) }
-        case .line(let line):
-            var key = line.key
+        case .line(let box):
+            var key = box.line.key
             return key.withUTF8(body)
         }
     }
@@ -319,7 +327,7 @@ package struct OverrideDocument: Sendable, Equatable {
             guard found else { return nil }
             switch chunks[chunk][index] {
             case .raw(let raw): return source.withUnsafeBufferPointer { Self.entry(raw, in: $0) }
-            case .line(let line): return line.entry
+            case .line(let box): return box.line.entry
             }
         }
         set {
@@ -337,7 +345,7 @@ package struct OverrideDocument: Sendable, Equatable {
             // back (a reload of this process's own save then announces no change).
             var entry = newValue
             entry.setAt = entry.setAt.map(Timestamp.truncatedToMilliseconds)
-            let line = Slot.line(Line(key: key, entry: entry))
+            let line = Slot.line(LineBox(Line(key: key, entry: entry)))
             if found {
                 chunks[chunk][index] = line
                 return
@@ -435,15 +443,15 @@ package struct OverrideDocument: Sendable, Equatable {
         for slot in chunks.joined() {
             switch slot {
             case .raw(let raw): size += 6 + raw.text.count
-            case .line(let line):
-                size +=
-                    2 + (!line.bytes.isEmpty ? line.bytes.count : !line.source.isEmpty ? 4 + line.source.count : 128)
+            case .line(let box):
+                let (kept, read) = (box.line.bytes.count, box.line.source.count)
+                size += 2 + (kept > 0 ? kept : read > 0 ? 4 + read : 128)
             }
         }
         buffer.reserveCapacity(size)
         buffer.append(contentsOf: Array("  \"overrides\": {\n".utf8))
-        // Index-based loops read each line's bytes in place; iterating copies of the lines would retain and release
-        // every string of every entry, which costs more than the copying itself at 10,000 entries.
+        // Each line's bytes are read in place (through its box); copies of the lines would retain and release every
+        // string of every entry, which costs more than the copying itself at 10,000 entries.
         let source = source
         source.withUnsafeBufferPointer { source in
             var first = true
@@ -459,17 +467,18 @@ package struct OverrideDocument: Sendable, Equatable {
                         // A line as the file had it (the first save of a process re-encodes nothing it read).
                         buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
                         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: source[raw.text]))
-                    case .line(let line) where line.bytes.isEmpty && !line.source.isEmpty:
+                    case .line(let box) where !box.line.bytes.isEmpty:
+                        box.line.bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+                    case .line(let box) where !box.line.source.isEmpty:
                         buffer.append(contentsOf: [0x20, 0x20, 0x20, 0x20])
-                        line.source.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
-                    case .line(var line) where line.bytes.isEmpty:
+                        box.line.source.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+                    case .line(let box):
                         // Written into the file's buffer, then kept: one array of the line's exact size.
                         let start = buffer.count
-                        Self.encode(line, into: &buffer)
+                        Self.encode(box.line, into: &buffer)
+                        var line = box.line
                         line.bytes = Array(buffer[start...])
-                        chunks[chunk][index] = .line(line)
-                    case .line(let line):
-                        line.bytes.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+                        chunks[chunk][index] = .line(LineBox(line))
                     }
                 }
             }
