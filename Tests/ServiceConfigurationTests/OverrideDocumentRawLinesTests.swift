@@ -194,4 +194,86 @@ struct OverrideDocumentRawLinesTests {
             }
         }
     }
+
+    @Test(
+        "seeded fuzz: entries built before another writer's change are right after the reload, observed or not",
+        arguments: [false, true])
+    func entriesAfterReload(observed: Bool) throws {
+        var random = SeededGenerator(seed: observed ? 0x4F42_5345_5256 : 0x524C_4F41_44)
+        let folder = TemporaryFolder()
+        let url = folder.storeURL()
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let reader = FileOverrideStore(url: url)
+        let writer = FileOverrideStore(url: url)
+        let observation = observed ? reader.observe { _ in } : nil
+        defer { withExtendedLifetime(observation) {} }
+        for round in 0..<fuzzIterations(default: 200) {
+            _ = reader.entries
+            if Bool.random(using: &random) {
+                // A hand edit: any file the generator makes, written whole (a new file renamed over the old one).
+                try Data(Self.file(Self.randomLines(&random), &random)).write(to: url, options: .atomic)
+            } else {
+                // A writer of this package: one key set or removed.
+                let key = (Self.plainKeys + ["caf\u{E9}", "cafe\u{301}"]).randomElement(using: &random)!
+                let value: String? = Bool.random(using: &random) ? nil : "w\(round)"
+                try? writer.modify { $0[key] = value.map { OverrideEntry(value: $0, setAt: nil) } }
+            }
+            reader.reload()
+            let fresh = FileOverrideStore(url: url)
+            fresh.reload()
+            #expect(reader.entries == fresh.entries, "round \(round)")
+            #expect(reader.problems == fresh.problems, "round \(round)")
+        }
+    }
+
+    @Test("a hand edit that respells a key beyond ASCII and changes its value: entries built before are right after it")
+    func respelledAndChanged() throws {
+        let folder = TemporaryFolder()
+        let url = folder.storeURL()
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        func write(_ lines: [(key: String, entry: String)]) throws {
+            var random = SeededGenerator(seed: 1)
+            try Data(Self.file(lines, &random)).write(to: url, options: .atomic)
+        }
+        try write([("caf\u{E9}", #"{"value": "Y"}"#), ("z", #"{"value": "Y"}"#)])
+        let reader = FileOverrideStore(url: url)
+        reader.reload()
+        #expect(reader.entries["caf\u{E9}"]?.value == "Y")
+        try write([("cafe\u{301}", #"{"value": "N"}"#), ("z", #"{"value": "Y"}"#)])
+        reader.reload()
+        #expect(reader.entries["caf\u{E9}"]?.value == "N")
+        #expect(reader.entries["cafe\u{301}"]?.value == "N")
+        #expect(reader.entries.count == 2)
+    }
+
+    @Test(
+        "setting a key by another spelling changes its line, wherever the spellings' bytes sort: one line, read back",
+        arguments: ["caff", "cafe\u{302}", "b"])
+    func respelledSet(neighbour: String) throws {
+        let folder = TemporaryFolder()
+        let store = FileOverrideStore(url: folder.storeURL())
+        try store.modify {
+            $0[neighbour] = OverrideEntry(value: "Y", setAt: nil)
+            $0["caf\u{E9}"] = OverrideEntry(value: "Y", setAt: nil)
+            $0["\u{212A}elvin"] = OverrideEntry(value: "Y", setAt: nil)
+        }
+        try store.set("N", forKey: "cafe\u{301}")
+        try store.set("N", forKey: "Kelvin")
+        let fresh = FileOverrideStore(url: folder.storeURL())
+        #expect(fresh.reload() == nil)
+        #expect(fresh.entries.count == 3)
+        #expect(fresh.entries["caf\u{E9}"]?.value == "N")
+        #expect(fresh.entries["Kelvin"]?.value == "N")
+        #expect(fresh.entries[neighbour]?.value == "Y")
+        // The file keeps the spellings it had (compared as bytes: strings would take either spelling for the other).
+        let bytes = try [UInt8](Data(contentsOf: folder.storeURL()))
+        #expect(bytes.firstRange(of: Array("\"caf\u{E9}\": {".utf8)) != nil)
+        #expect(bytes.firstRange(of: Array("\"\u{212A}elvin\": {".utf8)) != nil)
+        #expect(bytes.firstRange(of: Array("cafe\u{301}".utf8)) == nil)
+        #expect(bytes.firstRange(of: Array("\"Kelvin".utf8)) == nil)
+    }
 }

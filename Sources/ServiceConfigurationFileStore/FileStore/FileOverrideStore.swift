@@ -442,18 +442,19 @@ public final class FileOverrideStore: Sendable {
         in state: inout State
     ) -> OverrideStoreChange? {
         let previous = state.document
-        var entries = state.entries
+        let built = state.entries
         state.document = document
-        if let known, entries != nil {
-            // The entries built before stay right but for the keys known to have changed: patched, not rebuilt.
-            for key in known { entries?[key] = document[key] }
+        // The changed keys, when known or wanted: by an observer, or to keep the entries built before (a reload of a
+        // large store then reads again only the lines that changed, not every entry).
+        let changed = known ?? (listening || built != nil ? previous.changedKeys(comparedTo: document) : nil)
+        // The entries built before stay right but for the changed keys: patched, not rebuilt.
+        if var entries = built, let changed {
+            for key in changed { entries[key] = document[key] }
             state.entries = entries
         }
         state.fingerprint = fingerprint
         state.lastError = error
-        guard listening else { return nil }
-        let changed = known ?? previous.changedKeys(comparedTo: document)
-        guard !changed.isEmpty else { return nil }
+        guard listening, let changed, !changed.isEmpty else { return nil }
         return OverrideStoreChange(changes: Dictionary(uniqueKeysWithValues: changed.map { ($0, document[$0]) }))
     }
 

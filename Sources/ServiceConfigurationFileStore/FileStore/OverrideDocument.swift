@@ -105,6 +105,9 @@ package struct OverrideDocument: Sendable, Equatable {
     private var chunks: [[Slot]] = []
     /// The bytes of the file the document was read from, which its raw lines are in (empty when it has none).
     private var source: [UInt8] = []
+    /// The keys beyond ASCII, as the document spells them (never raw), to find a key by another spelling whose bytes
+    /// sort elsewhere: a set of strings takes canonically equivalent spellings for one.
+    private var keysBeyondASCII: Set<String> = []
     /// The number of lines, quarantined ones included.
     private(set) var count = 0
     static let chunkSize = 64
@@ -129,6 +132,7 @@ package struct OverrideDocument: Sendable, Equatable {
         chunks = sortedChunks
         self.count = count
         self.source = source
+        keysBeyondASCII = Self.keysBeyondASCII(sortedChunks.joined())
         self.unknownMembers = unknownMembers
         self.problems = problems
     }
@@ -140,6 +144,16 @@ package struct OverrideDocument: Sendable, Equatable {
         chunks = stride(from: 0, to: lines.count, by: Self.chunkSize).map {
             lines[$0..<min($0 + Self.chunkSize, lines.count)].map { .line(LineBox($0)) }
         }
+        keysBeyondASCII = Self.keysBeyondASCII(chunks.joined())
+    }
+
+    /// The keys of `slots` beyond ASCII (raw lines' never are).
+    private static func keysBeyondASCII(_ slots: some Sequence<Slot>) -> Set<String> {
+        var keys: Set<String> = []
+        for case .line(let box) in slots where !box.line.key.utf8.allSatisfy({ $0 < 0x80 }) {
+            keys.insert(box.line.key)
+        }
+        return keys
     }
 
     package static func == (lhs: OverrideDocument, rhs: OverrideDocument) -> Bool {
@@ -186,6 +200,7 @@ package struct OverrideDocument: Sendable, Equatable {
     mutating func removeAllLines() {
         chunks = []
         source = []
+        keysBeyondASCII = []
         count = 0
         problems = []
     }
@@ -335,6 +350,7 @@ package struct OverrideDocument: Sendable, Equatable {
             let (chunk, index, found) = position(of: key)
             guard let newValue else {
                 guard found else { return }
+                if case .line(let box) = chunks[chunk][index] { keysBeyondASCII.remove(box.line.key) }
                 chunks[chunk].remove(at: index)
                 if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
                 count -= 1
@@ -345,12 +361,14 @@ package struct OverrideDocument: Sendable, Equatable {
             // back (a reload of this process's own save then announces no change).
             var entry = newValue
             entry.setAt = entry.setAt.map(Timestamp.truncatedToMilliseconds)
-            let line = Slot.line(LineBox(Line(key: key, entry: entry)))
+            // A key set by another spelling keeps the file's: one line, where its bytes sort.
+            let line = Slot.line(LineBox(Line(key: found ? self.key(chunks[chunk][index]) : key, entry: entry)))
             if found {
                 chunks[chunk][index] = line
                 return
             }
             count += 1
+            if !key.utf8.allSatisfy({ $0 < 0x80 }) { keysBeyondASCII.insert(key) }
             guard !chunks.isEmpty else {
                 chunks = [[line]]
                 return
@@ -367,8 +385,25 @@ package struct OverrideDocument: Sendable, Equatable {
     /// UTF-8 byte order: the order keys are written in (``KeyNameOrder``).
     package static func precedes(_ lhs: String, _ rhs: String) -> Bool { KeyNameOrder.precedes(lhs, rhs) }
 
-    /// Where `key` is, or where it would be inserted.
+    /// Where `key` is, or where it would be inserted; a key spelled otherwise in the document is found too.
     private func position(of key: String) -> (chunk: Int, index: Int, found: Bool) {
+        let byBytes = bytePosition(of: key)
+        if byBytes.found || keysBeyondASCII.isEmpty && key.utf8.allSatisfy({ $0 < 0x80 }) { return byBytes }
+        // Another spelling: one the document has beyond ASCII, or (a raw line's key is ASCII) the canonical form of a
+        // key beyond ASCII when that is ASCII (`K` for the Kelvin sign).
+        var spellings: [String] = []
+        if let stored = keysBeyondASCII.firstIndex(of: key) { spellings.append(keysBeyondASCII[stored]) }
+        if !key.utf8.allSatisfy({ $0 < 0x80 }) { spellings.append(key.precomposedStringWithCanonicalMapping) }
+        for spelling in spellings {
+            let found = bytePosition(of: spelling)
+            if found.found { return found }
+        }
+        return byBytes
+    }
+
+    /// Where `key`'s bytes are (or where they would be inserted); at that place, a canonically equivalent spelling
+    /// counts as found too.
+    private func bytePosition(of key: String) -> (chunk: Int, index: Int, found: Bool) {
         guard !chunks.isEmpty else { return (0, 0, false) }
         var query = key
         return query.withUTF8 { query in
@@ -395,11 +430,14 @@ package struct OverrideDocument: Sendable, Equatable {
                     last = middle
                 }
             }
-            guard first < lines.count else { return (chunk, first, false) }
             // One key as a dictionary takes it: the same bytes, or (beyond ASCII) canonically equivalent strings.
-            let (order, ascii) = withKey(lines[first]) { (Self.compare($0, query), Self.isASCII($0)) }
-            let found = order == 0 || !(ascii && Self.isASCII(query)) && self.key(lines[first]) == key
-            return (chunk, first, found)
+            if first < lines.count {
+                let (order, ascii) = withKey(lines[first]) { (Self.compare($0, query), Self.isASCII($0)) }
+                if order == 0 || !(ascii && Self.isASCII(query)) && self.key(lines[first]) == key {
+                    return (chunk, first, true)
+                }
+            }
+            return (chunk, first, false)
         }
     }
 
