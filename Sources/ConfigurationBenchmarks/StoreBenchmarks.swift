@@ -45,6 +45,7 @@ func storeBenchmarks() throws {
         guard size == 10_000 else { continue }
         try readComparison(store.url)
     }
+    try largeStoreReads(folder.appendingPathComponent("read-100000/overrides.json"))
 
     for (label, mode) in [
         ("inotify", OverrideStoreWatchMode.inotify), ("polling every 250 ms", .polling(interval: .milliseconds(250))),
@@ -91,6 +92,41 @@ func storeBenchmarks() throws {
         withExtendedLifetime(observation) {}
         store.stopWatching()
     }
+}
+
+/// A store of 100,000 overrides (what `scripts/store-commands-at-scale` makes, 6 MB) read three ways: checked only
+/// (the lines stay raw until asked for), with one key's entry (a command that names one key), and with every entry
+/// made (a program's start, the menu).
+func largeStoreReads(_ url: URL) throws {
+    let writer = FileOverrideStore(url: url)
+    try writer.modify { entries in
+        for index in 0..<100_000 {
+            entries["function.module\(index % 1000).key\(index).enabled"] = OverrideEntry(
+                value: index.isMultiple(of: 2) ? "Y" : "N", setAt: nil)
+        }
+    }
+    let bytes = [UInt8](try Data(contentsOf: url))
+    var checked: [Double] = []
+    var oneKey: [Double] = []
+    var every: [Double] = []
+    for _ in 0..<15 {
+        var start = nanoseconds()
+        precondition(FileOverrideStore.usableEntryCount(parsing: bytes) == 100_000)
+        checked.append(Double(nanoseconds() - start) / 1e6)
+        start = nanoseconds()
+        let command = FileOverrideStore(url: url)
+        precondition(command.reload() == nil && command.entry(forKey: "function.module7.key7.enabled") != nil)
+        oneKey.append(Double(nanoseconds() - start) / 1e6)
+        start = nanoseconds()
+        let program = FileOverrideStore(url: url)
+        precondition(program.reload() == nil && program.entries.count == 100_000)
+        every.append(Double(nanoseconds() - start) / 1e6)
+    }
+    let size = "\(bytes.count / 1024) KiB"
+    printRow(
+        "parse and check a 100,000-entry file (\(size)) from its bytes", checked, unit: "ms", note: "lines stay raw")
+    printRow("read a 100,000-entry file, then one key's entry", oneKey, unit: "ms", note: "a command naming one key")
+    printRow("read a 100,000-entry file, then every entry", every, unit: "ms", note: "a program's start; the menu")
 }
 
 /// The store's own parser against Foundation's `JSONSerialization` on the same bytes, and the reload a running

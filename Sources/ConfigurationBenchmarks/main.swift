@@ -2,7 +2,7 @@
 //
 //     swift run -c release config-benchmarks           # everything
 //     swift run -c release config-benchmarks reads     # key reads only
-//     swift run -c release config-benchmarks store     # the override store only
+//     swift run -c release config-benchmarks store     # the override store only (10 to 100,000 overrides)
 //     swift run -c release config-benchmarks menu      # the debug menu: start-up, memory, filtering, rendering
 //     swift run -c release config-benchmarks manifest  # catalog manifests: writing, reading, memory (100k, 1M keys)
 //     swift run -c release config-benchmarks manifest-file  # a manifest file's bytes: one thread, two, one key
