@@ -29,6 +29,13 @@ struct OverrideDocumentRawLinesTests {
         #"{"note": ""# + String(repeating: "n", count: 4097) + #"", "value": "Y"}"#,
     ]
 
+    /// Entries a file cannot hold at all (invalid UTF-8, written as `INVALID` and replaced by bytes; a raw control
+    /// character): the whole file is refused, by both readings with the same message.
+    static let hostileEntries = [
+        #"{"value": "INVALID"}"#, #"{"note": "INVALID", "value": "Y"}"#, "{\"value\": \"a\u{1}b\"}",
+        "{\"value\": \"\u{1B}[31m\", \"x\": \"INVALID\"}",
+    ]
+
     /// A file's keys (mostly sorted and unique, as this package writes them; sometimes in any order, or with a
     /// duplicate) and entries' text.
     static func randomLines(_ random: inout SeededGenerator) -> [(key: String, entry: String)] {
@@ -42,7 +49,10 @@ struct OverrideDocumentRawLinesTests {
         if Int.random(in: 0..<4, using: &random) > 0 {
             keys = Array(Set(keys)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         }
-        return keys.map { ($0, entries.randomElement(using: &random)!) }
+        return keys.map {
+            let hostile = Int.random(in: 0..<40, using: &random) == 0
+            return ($0, (hostile ? hostileEntries : entries).randomElement(using: &random)!)
+        }
     }
 
     static func file(_ lines: [(key: String, entry: String)], _ random: inout SeededGenerator) -> [UInt8] {
@@ -54,7 +64,12 @@ struct OverrideDocumentRawLinesTests {
             text += (index == 0 ? "" : ",") + separator + "\"\(line.key)\": " + line.entry
         }
         text += lines.isEmpty ? "}\n}\n" : "\n  }\n}\n"
-        return Array(text.utf8)
+        // `INVALID` becomes a byte sequence that is not UTF-8 (a lead byte without its continuation).
+        var bytes = Array(text.utf8)
+        while let range = bytes.firstRange(of: Array("INVALID".utf8)) {
+            bytes.replaceSubrange(range, with: [0xC3, 0x28])
+        }
+        return bytes
     }
 
     /// Both readings of `bytes`: raw lines kept, and every line made when read.
@@ -85,12 +100,17 @@ struct OverrideDocumentRawLinesTests {
         var random = SeededGenerator(seed: 0x5241_574C_494E)
         var rawLinesSeen = 0
         var refusedSeen = 0
+        var refusedReasons: Set<String> = []
         for round in 0..<fuzzIterations(default: 1500) {
             let generated = Self.randomLines(&random)
             switch Self.read(Self.file(generated, &random)) {
             case (.failure(let raw), .failure(let lines)):
                 #expect(raw.description == lines.description, "round \(round)")
                 refusedSeen += 1
+                for reason in ["invalid UTF-8", "control character", "duplicate key"]
+                where raw.description.contains(reason) {
+                    refusedReasons.insert(reason)
+                }
                 continue
             case (.success(var raw), .success(var lines)):
                 rawLinesSeen += raw.rawLineCount
@@ -153,6 +173,7 @@ struct OverrideDocumentRawLinesTests {
         // The generator made both kinds: files with raw lines, and files refused whole.
         #expect(rawLinesSeen > 1000)
         #expect(refusedSeen > 0)
+        #expect(refusedReasons == ["invalid UTF-8", "control character", "duplicate key"])
     }
 
     @Test("a file this package writes keeps its plain lines raw, and a save writes their text as it was")
@@ -275,5 +296,26 @@ struct OverrideDocumentRawLinesTests {
         #expect(bytes.firstRange(of: Array("\"\u{212A}elvin\": {".utf8)) != nil)
         #expect(bytes.firstRange(of: Array("cafe\u{301}".utf8)) == nil)
         #expect(bytes.firstRange(of: Array("\"Kelvin".utf8)) == nil)
+    }
+
+    @Test("a value past the size limit under a plain key is quarantined, not raw, by both readings")
+    func oversizedValue() throws {
+        let value = String(repeating: "x", count: OverrideStoreLimits.maximumValueSize + 1)
+        let text = """
+            {"format": "service-configuration-overrides", "version": 1, "overrides": {
+                "a": {"value": "Y"},
+                "big": {"value": "\(value)"}
+            }}
+            """
+        for document in [
+            try OverrideDocument(parsing: Array(text.utf8)),
+            try OverrideDocument(parsing: Array(text.utf8), keepingRaw: false),
+        ] {
+            #expect(document.entries.keys.sorted() == ["a"])
+            #expect(document.problems.map(\.key) == ["big"])
+            #expect(document.problems.first?.isApplied == false)
+            #expect(document.problems.first?.reason.contains("the limit is") == true)
+        }
+        #expect(try OverrideDocument(parsing: Array(text.utf8)).rawLineCount == 1)
     }
 }

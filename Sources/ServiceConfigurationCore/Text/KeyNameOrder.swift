@@ -13,12 +13,13 @@ package enum KeyNameOrder {
     package static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         var lhs = lhs
         var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                let common = min(left.count, right.count)
-                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
-                return order < 0 || order == 0 && left.count < right.count
-            }
-        }
+        return lhs.withUTF8 { left in rhs.withUTF8 { compare(left, $0) < 0 } }
+    }
+
+    /// The same order on two keys' UTF-8 bytes: negative when `lhs` comes first, zero when they are the same bytes.
+    package static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(lhs.count, rhs.count)
+        let order = common == 0 ? 0 : Int(memcmp(lhs.baseAddress!, rhs.baseAddress!, common))
+        return order != 0 ? order : lhs.count - rhs.count
     }
 }

@@ -350,7 +350,7 @@ struct DocumentParser {
 
     /// UTF-8 byte order (``OverrideDocument/precedes(_:_:)``), without making strings of keys read as bytes.
     private func precedes(_ lhs: KeyText, _ rhs: KeyText) -> Bool {
-        withBytes(lhs) { left in withBytes(rhs) { OverrideDocument.compare(left, $0) < 0 } }
+        withBytes(lhs) { left in withBytes(rhs) { KeyNameOrder.compare(left, $0) < 0 } }
     }
 
     private func withBytes<Result>(_ key: KeyText, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {

@@ -150,7 +150,7 @@ package struct OverrideDocument: Sendable, Equatable {
     /// The keys of `slots` beyond ASCII (raw lines' never are).
     private static func keysBeyondASCII(_ slots: some Sequence<Slot>) -> Set<String> {
         var keys: Set<String> = []
-        for case .line(let box) in slots where !box.line.key.utf8.allSatisfy({ $0 < 0x80 }) {
+        for case .line(let box) in slots where !isASCII(box.line.key.utf8) {
             keys.insert(box.line.key)
         }
         return keys
@@ -262,7 +262,9 @@ package struct OverrideDocument: Sendable, Equatable {
     /// (canonically equivalent spellings, which only keys beyond ASCII can be).
     private func sameKey(_ slot: Slot, as otherSlot: Slot, in other: OverrideDocument) -> Bool {
         let (order, ascii) = withKey(slot) { left in
-            other.withKey(otherSlot) { right in (Self.compare(left, right), Self.isASCII(left) && Self.isASCII(right)) }
+            other.withKey(otherSlot) { right in
+                (KeyNameOrder.compare(left, right), Self.isASCII(left) && Self.isASCII(right))
+            }
         }
         return order == 0 || !ascii && key(slot) == other.key(otherSlot)
     }
@@ -273,7 +275,7 @@ package struct OverrideDocument: Sendable, Equatable {
         if case .raw(let left) = slot, case .raw(let right) = otherSlot {
             let sameText = source.withUnsafeBufferPointer { mine in
                 other.source.withUnsafeBufferPointer { theirs in
-                    Self.compare(
+                    KeyNameOrder.compare(
                         UnsafeBufferPointer(rebasing: mine[left.text]),
                         UnsafeBufferPointer(rebasing: theirs[right.text])) == 0
                 }
@@ -283,18 +285,8 @@ package struct OverrideDocument: Sendable, Equatable {
         return line(slot) == other.line(otherSlot)
     }
 
-    /// The UTF-8 byte order of two keys: negative when `lhs` comes first, zero when they are the same bytes.
-    static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
-        let common = min(lhs.count, rhs.count)
-        let order = common == 0 ? 0 : Int(memcmp(lhs.baseAddress!, rhs.baseAddress!, common))
-        return order != 0 ? order : lhs.count - rhs.count
-    }
-
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var high: UInt8 = 0
-        for byte in bytes { high |= byte }
-        return high < 0x80
-    }
+    /// Whether `bytes` are all ASCII.
+    static func isASCII(_ bytes: some Sequence<UInt8>) -> Bool { bytes.allSatisfy { $0 < 0x80 } }
 
     // MARK: Changing
 
@@ -324,7 +316,7 @@ package struct OverrideDocument: Sendable, Equatable {
                 if !sameLine(mine, as: theirs, in: other) { changed.insert(key(mine)) }
                 advance(&left, in: self)
                 advance(&right, in: other)
-            } else if withKey(mine, { mine in other.withKey(theirs) { Self.compare(mine, $0) } }) < 0 {
+            } else if withKey(mine, { mine in other.withKey(theirs) { KeyNameOrder.compare(mine, $0) } }) < 0 {
                 changed.insert(key(mine))
                 advance(&left, in: self)
             } else {
@@ -368,7 +360,7 @@ package struct OverrideDocument: Sendable, Equatable {
                 return
             }
             count += 1
-            if !key.utf8.allSatisfy({ $0 < 0x80 }) { keysBeyondASCII.insert(key) }
+            if !Self.isASCII(key.utf8) { keysBeyondASCII.insert(key) }
             guard !chunks.isEmpty else {
                 chunks = [[line]]
                 return
@@ -388,12 +380,12 @@ package struct OverrideDocument: Sendable, Equatable {
     /// Where `key` is, or where it would be inserted; a key spelled otherwise in the document is found too.
     private func position(of key: String) -> (chunk: Int, index: Int, found: Bool) {
         let byBytes = bytePosition(of: key)
-        if byBytes.found || keysBeyondASCII.isEmpty && key.utf8.allSatisfy({ $0 < 0x80 }) { return byBytes }
+        if byBytes.found || keysBeyondASCII.isEmpty && Self.isASCII(key.utf8) { return byBytes }
         // Another spelling: one the document has beyond ASCII, or (a raw line's key is ASCII) the canonical form of a
         // key beyond ASCII when that is ASCII (`K` for the Kelvin sign).
         var spellings: [String] = []
         if let stored = keysBeyondASCII.firstIndex(of: key) { spellings.append(keysBeyondASCII[stored]) }
-        if !key.utf8.allSatisfy({ $0 < 0x80 }) { spellings.append(key.precomposedStringWithCanonicalMapping) }
+        if !Self.isASCII(key.utf8) { spellings.append(key.precomposedStringWithCanonicalMapping) }
         for spelling in spellings {
             let found = bytePosition(of: spelling)
             if found.found { return found }
@@ -412,7 +404,7 @@ package struct OverrideDocument: Sendable, Equatable {
             var high = chunks.count
             while low < high {
                 let middle = (low + high) / 2
-                if withKey(chunks[middle][chunks[middle].count - 1], { Self.compare($0, query) }) < 0 {
+                if withKey(chunks[middle][chunks[middle].count - 1], { KeyNameOrder.compare($0, query) }) < 0 {
                     low = middle + 1
                 } else {
                     high = middle
@@ -424,7 +416,7 @@ package struct OverrideDocument: Sendable, Equatable {
             var last = lines.count
             while first < last {
                 let middle = (first + last) / 2
-                if withKey(lines[middle], { Self.compare($0, query) }) < 0 {
+                if withKey(lines[middle], { KeyNameOrder.compare($0, query) }) < 0 {
                     first = middle + 1
                 } else {
                     last = middle
@@ -432,7 +424,7 @@ package struct OverrideDocument: Sendable, Equatable {
             }
             // One key as a dictionary takes it: the same bytes, or (beyond ASCII) canonically equivalent strings.
             if first < lines.count {
-                let (order, ascii) = withKey(lines[first]) { (Self.compare($0, query), Self.isASCII($0)) }
+                let (order, ascii) = withKey(lines[first]) { (KeyNameOrder.compare($0, query), Self.isASCII($0)) }
                 if order == 0 || !(ascii && Self.isASCII(query)) && self.key(lines[first]) == key {
                     return (chunk, first, true)
                 }
