@@ -61,16 +61,22 @@ struct ExactFirstTests {
             }
             let catalog = try ConfigurationCatalog(scopes: scopes)
             let table = KeyTable(catalog: catalog)
-            let statuses = table.keys.map {
-                ConfigurationKeyStatus($0.descriptor, serverValue: nil, override: nil)
-            }
+            // Some keys keep their default (its value comes from the descriptor), others are overridden.
+            let statuses = KeyStatuses(
+                table: table,
+                statuses: table.keys.map { key in
+                    ConfigurationKeyStatus(
+                        key.descriptor, serverValue: nil,
+                        override: Bool.random(using: &generator) ? OverrideEntry(value: text(3), setAt: nil) : nil)
+                })
+            #expect(statuses.contains { $0.source == .overridden } || table.keys.count < 4)
             let keys = Array(table.keys.indices).shuffled(using: &generator)
             let queries = [text(3), " " + text(2) + " "] + table.keys.prefix(2).map { $0.descriptor.title }
             for query in queries {
                 let ordered = KeyList.exactFirst(
                     keys, query: query, table: table, statuses: statuses, shouldStop: { false })
                 #expect(
-                    ordered == Self.reference(keys, query: query, table: table, statuses: statuses),
+                    ordered == Self.reference(keys, query: query, table: table, statuses: Array(statuses)),
                     "query \(query.debugDescription), names \(table.keys.map(\.descriptor.name))")
             }
         }
@@ -83,13 +89,14 @@ struct TextSearchFieldTests {
     func fields() throws {
         let catalog = try DemoConfiguration.synthetic(keys: 40, scopes: 2).catalog
         let table = KeyTable(catalog: catalog)
-        var statuses = table.keys.map { ConfigurationKeyStatus($0.descriptor, serverValue: nil, override: nil) }
+        var list = table.keys.map { ConfigurationKeyStatus($0.descriptor, serverValue: nil, override: nil) }
         let descriptor = table.keys[3].descriptor
-        statuses[3] = ConfigurationKeyStatus(
+        list[3] = ConfigurationKeyStatus(
             descriptor, serverValue: "Quokka\u{200B}Server", override: OverrideEntry(value: "Y", setAt: nil))
-        statuses[5] = ConfigurationKeyStatus(
+        list[5] = ConfigurationKeyStatus(
             table.keys[5].descriptor, serverValue: nil,
             override: OverrideEntry(value: "N", setAt: nil, note: "ticket PAY-981 wombat"))
+        let statuses = KeyStatuses(table: table, statuses: list)
         #expect(TextSearch(query: "quokka").match(3, table: table, statuses: statuses) == .server)
         #expect(TextSearch(query: "kka\\u{200b}ser").match(3, table: table, statuses: statuses) == .server)
         #expect(TextSearch(query: "quokka").match(4, table: table, statuses: statuses) == nil)

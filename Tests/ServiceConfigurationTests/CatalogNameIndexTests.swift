@@ -150,4 +150,62 @@ struct CatalogNameIndexTests {
         #expect(throws: ConfigurationDecodingError.self) { try two.validate("maybe") }
         #expect(try two.validate("on") == "on")
     }
+
+    @Test(
+        "a manifest's keys that differ in type, control, toggle strings, pattern or format each keep theirs"
+    )
+    func manifestKeysOfOneKindDifferWhereTheyDiffer() throws {
+        let keys = [
+            #"{"name": "k.plain", "control": {"kind": "text"}, "default": "a"}"#,
+            #"{"name": "k.same", "control": {"kind": "text"}, "default": "b"}"#,
+            #"{"name": "k.typed", "type": "Path", "control": {"kind": "text"}}"#,
+            #"{"name": "k.json", "control": {"kind": "json"}}"#,
+            #"{"name": "k.digits", "control": {"kind": "text"}, "pattern": "[0-9]+"}"#,
+            #"{"name": "k.letters", "control": {"kind": "text"}, "pattern": "[a-z]+"}"#,
+            #"{"name": "k.lettersNamed", "control": {"kind": "text"}, "pattern": "[a-z]+", "format": "letters"}"#,
+            #"{"name": "k.yes", "control": {"kind": "toggle", "on": "yes", "off": "no"}, "default": "no"}"#,
+            #"{"name": "k.one", "control": {"kind": "toggle", "on": "1", "off": "0"}, "default": "0"}"#,
+            #"{"name": "k.yn", "control": {"kind": "toggle"}, "default": "N"}"#,
+            #"{"name": "k.small", "type": "Int", "control": {"kind": "number", "number": "integer", "minimum": "0", "maximum": "9"}}"#,
+            #"{"name": "k.big", "type": "Int", "control": {"kind": "number", "number": "integer", "minimum": "0", "maximum": "99"}}"#,
+            #"{"name": "k.ratio", "type": "Double", "control": {"kind": "number", "number": "floatingPoint"}}"#,
+        ]
+        let text =
+            #"{"format": "service-configuration-manifest", "version": 1, "scopes": [{"name": "K", "keys": ["#
+            + keys.joined(separator: ",\n") + "]}]}"
+        let handWritten = try ConfigurationCatalog(manifest: Data(text.utf8))
+        // The writer's own form, which the fast reader takes.
+        let written = try ConfigurationCatalog(manifest: handWritten.manifestJSON())
+        for catalog in [handWritten, written] {
+            func key(_ name: String) throws -> ConfigurationKeyDescriptor {
+                try #require(catalog.descriptor(named: name))
+            }
+            #expect(try key("k.plain").defaultValueString == "a")
+            #expect(try key("k.same").defaultValueString == "b")
+            #expect(try key("k.plain").valueTypeName == "String")
+            #expect(try key("k.typed").valueTypeName == "Path")
+            #expect(try key("k.json").control == .json)
+            #expect(try key("k.plain").control == .text)
+            #expect(try key("k.plain").pattern == .any)
+            #expect(try key("k.digits").pattern.regularExpression == "[0-9]+")
+            #expect(try key("k.letters").pattern.regularExpression == "[a-z]+")
+            #expect(try key("k.letters").pattern.format == nil)
+            #expect(try key("k.lettersNamed").pattern.format == "letters")
+            #expect(try key("k.digits").validate("42") == "42")
+            #expect(throws: ConfigurationDecodingError.self) { try key("k.digits").validate("abc") }
+            #expect(try key("k.letters").validate("abc") == "abc")
+            #expect(throws: ConfigurationDecodingError.self) { try key("k.letters").validate("42") }
+            #expect(try key("k.yes").toggleStrings == .init(on: "yes", off: "no"))
+            #expect(try key("k.one").toggleStrings == .init(on: "1", off: "0"))
+            #expect(try key("k.yn").toggleStrings == .standard)
+            #expect(try key("k.one").validate("1") == "1")
+            #expect(throws: ConfigurationDecodingError.self) { try key("k.yes").validate("1") }
+            #expect(try key("k.small").control == .number(.integer, .init(minimum: "0", maximum: "9", step: "1")))
+            #expect(try key("k.big").control == .number(.integer, .init(minimum: "0", maximum: "99", step: "1")))
+            #expect(throws: ConfigurationDecodingError.self) { try key("k.small").validate("50") }
+            #expect(try key("k.big").validate("50") == "50")
+            #expect(try key("k.ratio").valueTypeName == "Double")
+            #expect(try key("k.ratio").validate("0.5") == "0.5")
+        }
+    }
 }

@@ -5,7 +5,7 @@ package struct MenuData: Equatable, Sendable {
     /// The catalog.
     package let table: KeyTable
     /// One status per key of ``table``, in the same order; change them with ``setStatus(_:at:)``.
-    package private(set) var statuses: [ConfigurationKeyStatus]
+    package private(set) var statuses: KeyStatuses
     /// How many keys of each scope have an override (applied or not).
     package private(set) var scopeOverrideCounts: [Int]
     /// How many catalog keys' overrides have expired, kept up to date by ``setStatus(_:at:)`` so the footer, drawn
@@ -43,7 +43,7 @@ package struct MenuData: Equatable, Sendable {
 
     package init(
         table: KeyTable,
-        statuses: [ConfigurationKeyStatus],
+        statuses: KeyStatuses,
         orphans: [ConfigurationKeyStatus] = [],
         label: String,
         storeLocation: String? = nil,
@@ -56,16 +56,17 @@ package struct MenuData: Equatable, Sendable {
         origin: OverrideChangeOrigin = OverrideChangeOrigin(kind: .menu, name: "config-menu", pid: nil),
         scenariosFolder: String? = nil
     ) {
+        precondition(statuses.table === table, "the statuses of the table's keys")
         self.table = table
         self.statuses = statuses
-        // Read in place: iterating the statuses copied each one (a dozen references) and dropped it again, which
-        // at 100,000 keys took longer than this whole count.
-        (scopeOverrideCounts, expiredKeyCount) = statuses.withUnsafeBufferPointer { statuses in
-            let counts = table.scopes.map { scope in
-                scope.range.count { statuses[$0].override != nil || statuses[$0].isQuarantined }
-            }
-            return (counts, statuses.indices.count { statuses[$0].expiration != nil })
+        // Only the statuses that are not a key's default can have an override or have expired.
+        var counts = [Int](repeating: 0, count: table.scopes.count)
+        var expired = 0
+        statuses.forEachNotDefault { index, status in
+            if Self.hasOverride(status) { counts[table.keys[index].scope] += 1 }
+            if status.expiration != nil { expired += 1 }
         }
+        (scopeOverrideCounts, expiredKeyCount) = (counts, expired)
         self.orphans = orphans
         self.label = label
         self.storeLocation = storeLocation
@@ -98,7 +99,7 @@ package struct MenuData: Equatable, Sendable {
         let scope = table.keys[index].scope
         scopeOverrideCounts[scope] += (Self.hasOverride(status) ? 1 : 0) - (Self.hasOverride(statuses[index]) ? 1 : 0)
         expiredKeyCount += (status.isExpired ? 1 : 0) - (statuses[index].isExpired ? 1 : 0)
-        statuses[index] = status
+        statuses.set(status, at: index)
     }
 
     /// Whether the server line is shown (a source of server values is known).
@@ -112,8 +113,8 @@ package struct MenuData: Equatable, Sendable {
         var result: [String: OverrideEntry] = [:]
         // Only scopes that hold an override are walked: the scenarios view asks for this on every frame.
         for (scope, count) in scopeOverrideCounts.enumerated() where count > 0 {
-            for index in table.scopes[scope].range where statuses[index].override != nil {
-                result[statuses[index].name] = statuses[index].override
+            for index in table.scopes[scope].range {
+                if let entry = statuses.override(at: index) { result[table.keys[index].descriptor.name] = entry }
             }
         }
         for orphan in orphans where orphan.override != nil { result[orphan.name] = orphan.override }
@@ -123,7 +124,8 @@ package struct MenuData: Equatable, Sendable {
     /// The keys with a stored entry, usable or quarantined (what replacing every override removes).
     package var storedKeys: Set<String> {
         var keys = Set(currentOverrides.keys)
-        for status in statuses + orphans where status.isQuarantined { keys.insert(status.name) }
+        statuses.forEachNotDefault { _, status in if status.isQuarantined { keys.insert(status.name) } }
+        for status in orphans where status.isQuarantined { keys.insert(status.name) }
         return keys
     }
 
@@ -134,6 +136,8 @@ package struct MenuData: Equatable, Sendable {
 
     /// The keys (and orphans) whose stored override has expired.
     package var expiredNames: [String] {
-        (statuses + orphans).filter(\.isExpired).map(\.name)
+        var names: [String] = []
+        statuses.forEachNotDefault { _, status in if status.isExpired { names.append(status.name) } }
+        return names + orphans.filter(\.isExpired).map(\.name)
     }
 }

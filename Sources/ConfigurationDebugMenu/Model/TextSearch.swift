@@ -1,4 +1,4 @@
-package import ServiceConfiguration
+import ServiceConfiguration
 import ServiceConfigurationFileStore
 
 /// Finds keys by what they say and hold, not only by their names: the summary (description), the value, the server
@@ -23,14 +23,14 @@ package struct TextSearch: Sendable {
     }
 
     /// The first field of `key` that holds every term, if any (`statuses` by key, as in ``MenuData/statuses``).
-    package func match(_ key: Int, table: KeyTable, statuses: [ConfigurationKeyStatus]) -> Field? {
+    package func match(_ key: Int, table: KeyTable, statuses: KeyStatuses) -> Field? {
         guard !terms.isEmpty else { return nil }
         let summary = table.summaryText[table.summaryOffsets[key]..<table.summaryOffsets[key + 1]]
         if terms.allSatisfy({ Self.contains(summary, $0) }) { return .summary }
-        // Field by field from the array, without copying the whole status or making an array of the fields.
-        if let value = statuses[key].value, holdsEveryTerm(value) { return .value }
-        if let server = statuses[key].serverValue, holdsEveryTerm(server) { return .server }
-        if let note = statuses[key].override?.note, holdsEveryTerm(note) { return .note }
+        // Field by field, without making the whole status or an array of the fields.
+        if let value = statuses.value(at: key), holdsEveryTerm(value) { return .value }
+        if let server = statuses.serverValue(at: key), holdsEveryTerm(server) { return .server }
+        if let note = statuses.override(at: key)?.note, holdsEveryTerm(note) { return .note }
         return nil
     }
 

@@ -127,11 +127,10 @@ package final class MenuDataSource: Sendable {
             self.table = table
         case .catalog(let catalog):
             let reading = ConfigurationLayersReading(service: service)
-            var statuses: [ConfigurationKeyStatus] = []
-            statuses.reserveCapacity(catalog.keyCount)
+            var statuses = KeyStatuses.Kept(capacity: catalog.keyCount)
             // In the table's order: scope by scope, in the catalog's.
             for scope in catalog.scopes {
-                for descriptor in scope.keys { statuses.append(reading.status(of: descriptor)) }
+                for descriptor in scope.keys { statuses.append(reading.status(of: descriptor), of: descriptor) }
             }
             firstReading.withLock { $0 = MenuData.FirstReading(reading: reading, statuses: statuses) }
             building.wait()
@@ -270,7 +269,7 @@ extension MenuData {
         /// The reading.
         let reading: ConfigurationLayersReading
         /// Every key's status from it, in the table's order.
-        let statuses: [ConfigurationKeyStatus]
+        let statuses: KeyStatuses.Kept
     }
 
     /// Everything the menu shows about `table`'s keys, read from `service` and its override store at one moment
@@ -283,7 +282,7 @@ extension MenuData {
         let store = service.overrideStore
         self.init(
             table: table,
-            statuses: first?.statuses ?? table.keys.map { snapshot.status(of: $0.descriptor) },
+            statuses: KeyStatuses(table: table, kept: first?.statuses ?? Self.statuses(of: table, in: snapshot)),
             orphans: snapshot.orphans { table.index(of: $0) != nil },
             label: label,
             storeLocation: store.location,
@@ -295,5 +294,12 @@ extension MenuData {
             origin: store.origin,
             scenariosFolder: scenariosFolder
         )
+    }
+
+    /// Every key's status in `reading`, in `table`'s order.
+    private static func statuses(of table: KeyTable, in reading: ConfigurationLayersReading) -> KeyStatuses.Kept {
+        var statuses = KeyStatuses.Kept(capacity: table.keys.count)
+        for key in table.keys { statuses.append(reading.status(of: key.descriptor), of: key.descriptor) }
+        return statuses
     }
 }

@@ -21,16 +21,16 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The key's ``ConfigurationKey/summary``, or `nil` when it has none.
     public var summary: String? { storage.summary }
     /// The value type's name, for example `"Bool"` or `"ImageTransferQuality"`.
-    public var valueTypeName: String { storage.valueTypeName }
+    public var valueTypeName: String { storage.shape.valueTypeName }
     /// How the value is edited.
-    public var control: ConfigurationDebugControl { storage.control.control }
+    public var control: ConfigurationDebugControl { storage.shape.control.control }
     /// The default value's wire string, or `nil` when the default has no wire form.
     public var defaultValueString: String? { storage.defaultValueString }
     /// For a toggle, the wire strings of on and off: `"Y"` and `"N"` unless the key encodes its Bool otherwise.
-    public var toggleStrings: ToggleStrings { storage.customToggleStrings?.value ?? .standard }
+    public var toggleStrings: ToggleStrings { storage.shape.customToggleStrings?.value ?? .standard }
     /// The regular expression every wire string must match (``ConfigurationKey/valuePattern``); ``ConfigurationValuePattern/any``
     /// when there is none.
-    public var pattern: ConfigurationValuePattern { storage.pattern }
+    public var pattern: ConfigurationValuePattern { storage.shape.pattern }
     /// The key's owner, ticket and removal due (``ConfigurationKey/lifecycle``).
     public var lifecycle: ConfigurationKeyLifecycle { storage.lifecycle?.value ?? .none }
 
@@ -41,41 +41,56 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let scopeName: String
         let title: String
         let summary: String?
-        let valueTypeName: String
-        let control: StoredControl
         let defaultValueString: String?
-        /// `nil` for the standard `Y`/`N`: one word per key instead of two strings.
-        let customToggleStrings: ToggleStringsBox?
-        let pattern: ConfigurationValuePattern
+        /// The value type, control, toggle strings, pattern and validator: shared by a manifest's keys of one kind
+        /// (one word a key instead of seven).
+        let shape: Shape
         /// `nil` for the common key that declares none: one word per key instead of the lifecycle's seven.
         let lifecycle: LifecycleBox?
-        /// `nil` for a key known by description: its control, toggle strings and pattern say how to validate
-        /// (``ManifestValidation``), so no closure and no captured copy of its choices is kept per key.
-        let validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
 
         init(
             name: String,
             scopeName: String,
             title: String,
             summary: String?,
-            valueTypeName: String,
-            control: StoredControl,
             defaultValueString: String?,
-            toggleStrings: ToggleStrings,
-            pattern: ConfigurationValuePattern,
-            lifecycle: ConfigurationKeyLifecycle,
-            validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
+            shape: Shape,
+            lifecycle: ConfigurationKeyLifecycle
         ) {
             self.name = name
             self.scopeName = scopeName
             self.title = title
             self.summary = summary
+            self.defaultValueString = defaultValueString
+            self.shape = shape
+            self.lifecycle = lifecycle.isEmpty ? nil : LifecycleBox(value: lifecycle)
+        }
+    }
+
+    /// How a key's values are typed, edited and checked, apart from its name, texts, default and lifecycle. A key
+    /// declared in Swift has one of its own (its validator is its type's); a manifest's keys with an equal value type,
+    /// control, toggle strings and pattern share one (``ControlSharing``).
+    fileprivate final class Shape: Sendable {
+        let valueTypeName: String
+        let control: StoredControl
+        /// `nil` for the standard `Y`/`N`.
+        let customToggleStrings: ToggleStringsBox?
+        let pattern: ConfigurationValuePattern
+        /// `nil` for a key known by description: its control, toggle strings and pattern say how to validate
+        /// (``ManifestValidation``), so no closure and no captured copy of its choices is kept per key.
+        let validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
+
+        init(
+            valueTypeName: String,
+            control: StoredControl,
+            toggleStrings: ToggleStrings,
+            pattern: ConfigurationValuePattern,
+            validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
+        ) {
             self.valueTypeName = valueTypeName
             self.control = control
-            self.defaultValueString = defaultValueString
             self.customToggleStrings = toggleStrings == .standard ? nil : ToggleStringsBox(toggleStrings)
             self.pattern = pattern
-            self.lifecycle = lifecycle.isEmpty ? nil : LifecycleBox(value: lifecycle)
             self.validator = validator
         }
     }
@@ -111,7 +126,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     }
 
     /// Toggle strings other than the standard ones, kept by reference.
-    private final class ToggleStringsBox: Sendable {
+    fileprivate final class ToggleStringsBox: Sendable {
         let value: ToggleStrings
         init(_ value: ToggleStrings) { self.value = value }
     }
@@ -122,26 +137,33 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         init(_ value: ConfigurationNumberRange) { self.value = value }
     }
 
-    /// What descriptors made one after another can share: a picker's list of choices and a number's range equal to
-    /// an earlier descriptor's are kept once (a manifest's keys of one enumeration share one list; every integer key
-    /// declared from Swift has the same full range).
+    /// What descriptors made one after another can share: keys with an equal value type, control (a picker's list of
+    /// choices, a number's range), toggle strings and pattern share one ``Shape`` (a manifest's keys of one
+    /// enumeration, or every integer with the same range, keep those once).
     final class ControlSharing {
-        private var lists: Set<[ConfigurationDebugControl.Choice]> = []
-        private var ranges: [ConfigurationNumberRange: NumberRangeBox] = [:]
+        /// What makes two shapes the same.
+        private struct Kind: Hashable {
+            let valueTypeName: String
+            let control: ConfigurationDebugControl
+            let toggleStrings: ToggleStrings
+            let pattern: ConfigurationValuePattern
+        }
 
-        fileprivate func stored(_ control: ConfigurationDebugControl) -> StoredControl {
-            switch control {
-            case .picker(let choices):
-                let (inserted, first) = lists.insert(choices)
-                return .picker(inserted ? choices : first)
-            case .number(let kind, let range?):
-                if let box = ranges[range] { return .number(kind, box) }
-                let box = NumberRangeBox(range)
-                ranges[range] = box
-                return .number(kind, box)
-            case .toggle, .text, .number(_, nil), .json:
-                return StoredControl(control)
-            }
+        private var shapes: [Kind: Shape] = [:]
+
+        /// The shared shape of a key known by description (validated by its control, toggle strings and pattern).
+        fileprivate func shape(
+            valueTypeName: String, control: ConfigurationDebugControl, toggleStrings: ToggleStrings,
+            pattern: ConfigurationValuePattern
+        ) -> Shape {
+            let kind = Kind(
+                valueTypeName: valueTypeName, control: control, toggleStrings: toggleStrings, pattern: pattern)
+            if let shape = shapes[kind] { return shape }
+            let shape = Shape(
+                valueTypeName: valueTypeName, control: StoredControl(control), toggleStrings: toggleStrings,
+                pattern: pattern, validator: nil)
+            shapes[kind] = shape
+            return shape
         }
     }
 
@@ -181,17 +203,11 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         }
         let control = Self.erasedControl(of: K.self)
         let range = control.numberRange
-        storage = Storage(
-            name: K.name,
-            scopeName: scopeName,
-            title: K.debugTitle,
-            summary: K.summary.summaryText,
+        let shape = Shape(
             valueTypeName: String(describing: K.Value.self),
             control: StoredControl(control),
-            defaultValueString: try? K.encode(K.defaultValue),
             toggleStrings: toggleStrings,
             pattern: K.valuePattern,
-            lifecycle: lifecycle,
             validator: { raw throws(ConfigurationDecodingError) in
                 // The key's decoding, then its bounds: the rule the typed read applies too.
                 let value: K.Value
@@ -205,6 +221,9 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
                 return (try? K.encode(value)) ?? raw
             }
         )
+        storage = Storage(
+            name: K.name, scopeName: scopeName, title: K.debugTitle, summary: K.summary.summaryText,
+            defaultValueString: try? K.encode(K.defaultValue), shape: shape, lifecycle: lifecycle)
     }
 
     /// Describes a key from its parts, for keys known only by description (for example from a manifest).
@@ -232,8 +251,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// Describes a key from its parts; with no `validator`, it is validated by its control, toggle strings and
     /// pattern (``ManifestValidation/validate(_:control:toggle:pattern:)``), as a manifest's keys are, and keeps no
-    /// closure. With `sharing`, its picker list or number range is the one an earlier descriptor made with the same
-    /// `sharing` keeps, when equal.
+    /// closure. With `sharing` (and no `validator`), its value type, control, toggle strings and pattern are kept in the
+    /// object an earlier descriptor made with the same `sharing` keeps, when equal.
     init(
         describedAs name: String,
         scopeName: String,
@@ -248,28 +267,33 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)? = nil,
         sharing: ControlSharing? = nil
     ) {
-        storage = Storage(
-            name: name,
-            scopeName: scopeName,
-            title: title,
-            summary: summary,
-            valueTypeName: valueTypeName,
-            control: sharing?.stored(control) ?? StoredControl(control),
-            defaultValueString: defaultValueString,
-            toggleStrings: toggleStrings,
-            pattern: pattern,
-            lifecycle: lifecycle,
-            validator: validator
-        )
+        let shape =
+            if let sharing, validator == nil {
+                sharing.shape(
+                    valueTypeName: valueTypeName, control: control, toggleStrings: toggleStrings, pattern: pattern)
+            } else {
+                Shape(
+                    valueTypeName: valueTypeName, control: StoredControl(control), toggleStrings: toggleStrings,
+                    pattern: pattern, validator: validator)
+            }
+        self.init(
+            storage: Storage(
+                name: name, scopeName: scopeName, title: title, summary: summary,
+                defaultValueString: defaultValueString, shape: shape, lifecycle: lifecycle))
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
     }
 
     /// Checks a wire string; returns the canonical wire string of the value it decodes to.
     ///
     /// The canonical string is the key's `encode` of the decoded value, so `"007"` for an integer gives `"7"`.
     public func validate(_ raw: String) throws(ConfigurationDecodingError) -> String {
-        if let validator = storage.validator { return try validator(raw) }
+        let shape = storage.shape
+        if let validator = shape.validator { return try validator(raw) }
         return try ManifestValidation.validate(
-            raw, control: storage.control.control, toggle: toggleStrings, pattern: storage.pattern)
+            raw, control: shape.control.control, toggle: toggleStrings, pattern: shape.pattern)
     }
 
     /// Resolves the key from its two layers, exactly as the typed path does; the value is the canonical wire
@@ -285,9 +309,9 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// A copy that belongs to `scopeName`.
     func inScope(_ scopeName: String) -> ConfigurationKeyDescriptor {
         ConfigurationKeyDescriptor(
-            describedAs: name, scopeName: scopeName, title: title, summary: summary, valueTypeName: valueTypeName,
-            control: control, defaultValueString: defaultValueString, toggleStrings: toggleStrings, pattern: pattern,
-            lifecycle: lifecycle, validator: storage.validator)
+            storage: Storage(
+                name: name, scopeName: scopeName, title: title, summary: summary,
+                defaultValueString: defaultValueString, shape: storage.shape, lifecycle: lifecycle))
     }
 
     /// `name (scope, type)`.

@@ -82,6 +82,29 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
             && serverValue.flatMap { try? descriptor.validate($0) } == resolution.value
     }
 
+    /// The status of a key with nothing but its default: no server value, override, launch value or problem. Equal
+    /// to `ConfigurationKeyStatus(descriptor, serverValue: nil, override: nil)`, made without resolving anything.
+    package init(defaultOf descriptor: ConfigurationKeyDescriptor) {
+        name = descriptor.name
+        value = descriptor.defaultValueString
+        source = .default
+        serverValue = nil
+        launchValue = nil
+        stored = nil
+        isRedundant = false
+        rejections = []
+        storeProblems = []
+        isOrphan = false
+    }
+
+    /// Whether this is the status ``init(defaultOf:)`` makes for `descriptor` (so a tool that keeps many statuses
+    /// can keep only the others and make this one again when asked).
+    package func isDefault(of descriptor: ConfigurationKeyDescriptor) -> Bool {
+        source == .default && stored == nil && serverValue == nil && launchValue == nil && !isRedundant && !isOrphan
+            && rejections.isEmpty && storeProblems.isEmpty && value == descriptor.defaultValueString
+            && name == descriptor.name
+    }
+
     /// The status of an override whose key no catalog here has: kept, shown, never validated.
     public init(
         orphan name: String, override entry: OverrideEntry?, serverValue: String?,

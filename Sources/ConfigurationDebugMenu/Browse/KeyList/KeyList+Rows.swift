@@ -9,7 +9,7 @@ extension KeyList {
         let table = data.table
         let statuses = data.statuses
         func passes(_ key: Int) -> Bool {
-            (!filters.onlyOverridden || statuses[key].override != nil)
+            (!filters.onlyOverridden || statuses.override(at: key) != nil)
                 && (!filters.onlyProblems || statuses[key].hasProblem
                     || data.coverage.rejectsOverride(of: statuses[key]))
                 && (!filters.onlySyncChanged || data.syncChanges[table.keys[key].descriptor.name] != nil)
@@ -80,7 +80,7 @@ extension KeyList {
     /// names merely hold o, p, u and s. Compared byte by byte, ASCII letters folded, without allocating: titles and
     /// names in the table's lower-cased search text, values as they are; `nil` as soon as `shouldStop` says so.
     static func exactFirst(
-        _ keys: [Int], query: String, table: KeyTable, statuses: [ConfigurationKeyStatus], shouldStop: () -> Bool
+        _ keys: [Int], query: String, table: KeyTable, statuses: KeyStatuses, shouldStop: () -> Bool
     ) -> [Int]? {
         let needle = Array(query.trimmingCharacters(in: .whitespaces).utf8).map(foldASCII)
         guard !needle.isEmpty else { return keys }
@@ -92,7 +92,7 @@ extension KeyList {
             for (index, key) in keys.enumerated() {
                 if index % FuzzyMatcher.stopCheckInterval == 0, shouldStop() { return false }
                 // No array of candidates per key: each text is checked in turn, stopping at an exact match.
-                var best = statuses[key].value.map { startMatch($0.utf8[...], needle) } ?? 0
+                var best = statuses.value(at: key).map { startMatch($0.utf8[...], needle) } ?? 0
                 if best < 2 {
                     let start = table.searchOffsets[key]
                     let nameStart = start + Int(table.nameBounds[2 * key])
