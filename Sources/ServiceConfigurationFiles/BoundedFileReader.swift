@@ -171,6 +171,16 @@ package enum BoundedFileReader {
             return bytes
         }
 
+        /// Reads into `buffer` from the file's current position until the buffer is full or the file ends; how many
+        /// bytes it read. Retries short reads and interruptions; applies no limit (the buffer's size is one).
+        package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+            let (total, outcome) = fill(buffer.bindMemory(to: UInt8.self), from: 0)
+            if case .failed(let code) = outcome {
+                throw Failure(path: path, reason: .system(action: "cannot read", code: code))
+            }
+            return total
+        }
+
         /// Reads into `buffer` from `start` until it is full or the file ends, retrying interruptions; how far it
         /// got and why it stopped.
         private func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> (Int, Fill) {

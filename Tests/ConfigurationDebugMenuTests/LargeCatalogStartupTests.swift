@@ -48,12 +48,43 @@ struct LargeCatalogStartupTests {
         text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
     }
 
+    @Test("a table finds each key's descriptor and scope, scopes of one key included; without summaries, no offsets")
+    func keysOfEveryScope() throws {
+        var generator = SeededGenerator(seed: 0x4B45_5953)
+        var scopes: [[String: Any]] = []
+        var expected: [(name: String, scope: Int)] = []
+        for scope in 0..<40 {
+            // Scopes of one key to eight (a catalog has no empty scope).
+            let count = scope % 5 == 0 ? 1 : Int.random(in: 1..<9, using: &generator)
+            let keys: [[String: Any]] = (0..<count).map { key in
+                expected.append(("s\(scope).k\(key)", scope))
+                return ["name": "s\(scope).k\(key)", "control": ["kind": "text"]]
+            }
+            scopes.append(["name": "Scope \(scope)", "keys": keys])
+        }
+        let document: [String: Any] = ["format": "service-configuration-manifest", "version": 1, "scopes": scopes]
+        let catalog = try ConfigurationCatalog(manifest: JSONSerialization.data(withJSONObject: document))
+        let table = KeyTable(catalog: catalog)
+        #expect(table.keys.count == expected.count && expected.count > 60)
+        #expect(table.scopes.count == 40)
+        for (index, key) in expected.enumerated() {
+            #expect(table.keys[index].descriptor.name == key.name, "key \(index)")
+            #expect(table.keys[index].scope == key.scope, "key \(index)")
+            #expect(table.scopes[key.scope].range.contains(index), "key \(index)")
+            #expect(table.summary(of: index).isEmpty, "key \(index)")
+        }
+        #expect(table.keys.map(\.descriptor.name) == expected.map(\.name))
+        #expect(table.summaryOffsets.isEmpty && table.summaryText.isEmpty)
+    }
+
     @Test("the table of a 6,000-key catalog has every key's search text, bounds, summary and widths (seeded)")
     func tableHoldsEveryKey() throws {
         let catalog = try Self.catalog(keys: 6_000, seed: 0x5EED_2701)
         let table = KeyTable(catalog: catalog)
         #expect(table.scopes.count == catalog.scopes.count)
         // Offsets that go back or past the end would trap below: checked first.
+        // This catalog's keys have summaries, some of them: the table keeps their offsets.
+        #expect(catalog.scopes.contains { $0.keys.contains { $0.summary != nil } })
         for offsets in [(table.searchOffsets, table.searchText.count), (table.summaryOffsets, table.summaryText.count)]
         {
             try #require(offsets.0.count == catalog.keyCount + 1 && offsets.0.first == 0 && offsets.0.last == offsets.1)
@@ -83,8 +114,7 @@ struct LargeCatalogStartupTests {
                     Issue.record("key \(row) (\(descriptor.name)): search text or name bounds wrong")
                     return
                 }
-                let summary = table.summaryText[table.summaryOffsets[row]..<table.summaryOffsets[row + 1]]
-                #expect(Array(summary) == Self.lowered(descriptor.summary ?? ""), "key \(row)'s summary")
+                #expect(Array(table.summary(of: row)) == Self.lowered(descriptor.summary ?? ""), "key \(row)'s summary")
                 let nameWidth = TextWidth.of(descriptor.name)
                 widest.title = max(widest.title, TextWidth.of(descriptor.title))
                 widest.name = max(widest.name, nameWidth)

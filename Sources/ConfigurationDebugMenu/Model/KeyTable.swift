@@ -23,10 +23,43 @@ package final class KeyTable: Sendable {
         package let scope: Int
     }
 
+    /// Every key, scope by scope, read from the catalog's own lists when asked for (a copy of each descriptor and
+    /// its scope's index was 16 bytes a key: 16 MB at a million keys).
+    package struct Keys: RandomAccessCollection, Sendable {
+        /// The catalog, whose scopes are the table's, in order.
+        fileprivate let catalog: ConfigurationCatalog
+        /// Where each scope's keys start, in the table's order.
+        fileprivate let starts: [Int]
+        /// One past the last key.
+        package let endIndex: Int
+
+        /// The first key's index (0).
+        package var startIndex: Int { 0 }
+
+        /// The key at `index`.
+        package subscript(index: Int) -> Key {
+            precondition(index >= 0 && index < endIndex, "key index out of range")
+            let scope = scope(of: index)
+            return Key(descriptor: catalog.scopes[scope].keys[index - starts[scope]], scope: scope)
+        }
+
+        /// The scope of the key at `index`: the last whose keys start at or before it (an empty scope starts where
+        /// the next does, so it is never the one).
+        fileprivate func scope(of index: Int) -> Int {
+            var low = 0
+            var high = starts.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if starts[middle] <= index { low = middle } else { high = middle }
+            }
+            return low
+        }
+    }
+
     /// The scopes, in catalog order.
     package let scopes: [Scope]
     /// Every key, scope by scope.
-    package let keys: [Key]
+    package let keys: Keys
     /// The catalog the table was built from, for finding a key by name (its scopes are the table's, in order).
     private let catalog: ConfigurationCatalog
     /// Lower-cased UTF-8 of "title \u{1} name \u{1} scope" for every key, back to back.
@@ -38,7 +71,8 @@ package final class KeyTable: Sendable {
     let nameBounds: [UInt32]
     /// Lower-cased UTF-8 of every key's summary (description), back to back.
     let summaryText: [UInt8]
-    /// Where each key's summary starts in ``summaryText``; one more entry marks the end.
+    /// Where each key's summary starts in ``summaryText``; one more entry marks the end. Empty when no key has a
+    /// summary (8 bytes a key saved; manifests written by a tool often have none).
     let summaryOffsets: [Int]
     /// The widest title, in columns.
     package let widestTitle: Int
@@ -50,7 +84,8 @@ package final class KeyTable: Sendable {
     /// Builds the table from a catalog.
     package init(catalog: ConfigurationCatalog) {
         var scopes: [Scope] = []
-        var keys: [Key] = []
+        var starts: [Int] = []
+        var keyCount = 0
         var text: [UInt8] = []
         var offsets: [Int] = []
         var nameBounds: [UInt32] = []
@@ -59,7 +94,6 @@ package final class KeyTable: Sendable {
         var widestTitle = 0
         var widestName = 0
         var widestShortName = 0
-        keys.reserveCapacity(catalog.keyCount)
         // Sized once: growing the search text while appending to it took a tenth of the table's time.
         var textSize = 0
         var summarySize = 0
@@ -73,13 +107,16 @@ package final class KeyTable: Sendable {
         summaries.reserveCapacity(summarySize)
         offsets.reserveCapacity(catalog.keyCount + 1)
         nameBounds.reserveCapacity(2 * catalog.keyCount)
-        summaryOffsets.reserveCapacity(catalog.keyCount + 1)
-        for (scopeIndex, scope) in catalog.scopes.enumerated() {
-            let start = keys.count
+        let hasSummaries = summarySize > 0
+        if hasSummaries { summaryOffsets.reserveCapacity(catalog.keyCount + 1) }
+        starts.reserveCapacity(catalog.scopes.count)
+        for scope in catalog.scopes {
+            let start = keyCount
+            starts.append(start)
             let prefix = Self.commonPrefix(scope.keys.map(\.name))
             let prefixLength = prefix.count
             for descriptor in scope.keys {
-                keys.append(Key(descriptor: descriptor, scope: scopeIndex))
+                keyCount += 1
                 let textStart = text.count
                 offsets.append(textStart)
                 // Title, name and scope, each after a 1 when something precedes it.
@@ -90,19 +127,21 @@ package final class KeyTable: Sendable {
                 nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
                 if text.count > textStart { text.append(1) }
                 Self.appendLowercased(scope.name, to: &text)
-                summaryOffsets.append(summaries.count)
-                Self.appendLowercased(descriptor.summary ?? "", to: &summaries)
+                if hasSummaries {
+                    summaryOffsets.append(summaries.count)
+                    Self.appendLowercased(descriptor.summary ?? "", to: &summaries)
+                }
                 let nameWidth = TextWidth.of(descriptor.name)
                 widestTitle = max(widestTitle, TextWidth.of(descriptor.title))
                 widestName = max(widestName, nameWidth)
                 widestShortName = max(widestShortName, nameWidth - prefixLength)
             }
-            scopes.append(Scope(name: scope.name, range: start..<keys.count, namePrefix: prefix))
+            scopes.append(Scope(name: scope.name, range: start..<keyCount, namePrefix: prefix))
         }
         offsets.append(text.count)
-        summaryOffsets.append(summaries.count)
+        if hasSummaries { summaryOffsets.append(summaries.count) }
         self.scopes = scopes
-        self.keys = keys
+        self.keys = Keys(catalog: catalog, starts: starts, endIndex: keyCount)
         self.searchText = text
         self.searchOffsets = offsets
         self.nameBounds = nameBounds
@@ -112,6 +151,11 @@ package final class KeyTable: Sendable {
         self.widestName = widestName
         self.widestShortName = widestShortName
         self.catalog = catalog
+    }
+
+    /// The lower-cased UTF-8 of the key's summary (empty when it has none).
+    func summary(of key: Int) -> ArraySlice<UInt8> {
+        summaryOffsets.isEmpty ? [] : summaryText[summaryOffsets[key]..<summaryOffsets[key + 1]]
     }
 
     /// The index of the key named `name`, if it is in the catalog.

@@ -25,7 +25,7 @@ package struct TextSearch: Sendable {
     /// The first field of `key` that holds every term, if any (`statuses` by key, as in ``MenuData/statuses``).
     package func match(_ key: Int, table: KeyTable, statuses: KeyStatuses) -> Field? {
         guard !terms.isEmpty else { return nil }
-        let summary = table.summaryText[table.summaryOffsets[key]..<table.summaryOffsets[key + 1]]
+        let summary = table.summary(of: key)
         if terms.allSatisfy({ Self.contains(summary, $0) }) { return .summary }
         // Field by field, without making the whole status or an array of the fields.
         if let value = statuses.value(at: key), holdsEveryTerm(value) { return .value }

@@ -15,11 +15,11 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The wire name, for example `"function.album.like.enabled"`.
     public var name: String { storage.name }
     /// The name of the scope that declares the key; empty when unknown.
-    public var scopeName: String { storage.scopeName }
+    public var scopeName: String { storage.shape.scopeName }
     /// The title shown in the debug menu.
     public var title: String { storage.title }
     /// The key's ``ConfigurationKey/summary``, or `nil` when it has none.
-    public var summary: String? { storage.summary }
+    public var summary: String? { storage.extras?.summary }
     /// The value type's name, for example `"Bool"` or `"ImageTransferQuality"`.
     public var valueTypeName: String { storage.shape.valueTypeName }
     /// How the value is edited.
@@ -32,25 +32,23 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// when there is none.
     public var pattern: ConfigurationValuePattern { storage.shape.pattern }
     /// The key's owner, ticket and removal due (``ConfigurationKey/lifecycle``).
-    public var lifecycle: ConfigurationKeyLifecycle { storage.lifecycle?.value ?? .none }
+    public var lifecycle: ConfigurationKeyLifecycle { storage.extras?.lifecycle ?? .none }
 
     /// The fields, in one shared object: a catalog, a service and a menu each keep every descriptor, and at
     /// 100,000 keys copies of an eight-word struct would cost tens of megabytes where a reference costs one word.
+    /// What keys share (scope, type, control…) is in ``Shape``, and what most keys lack in ``Extras``: 80 bytes a key.
     private final class Storage: Sendable {
         let name: String
-        let scopeName: String
         let title: String
-        let summary: String?
         let defaultValueString: String?
-        /// The value type, control, toggle strings, pattern and validator: shared by a manifest's keys of one kind
-        /// (one word a key instead of seven).
+        /// The scope, value type, control, toggle strings, pattern and validator: shared by a manifest's keys of one
+        /// kind in one scope (one word a key instead of nine).
         let shape: Shape
-        /// `nil` for the common key that declares none: one word per key instead of the lifecycle's seven.
-        let lifecycle: LifecycleBox?
+        /// The summary and lifecycle; `nil` for the common key that declares neither (one word a key, not nine).
+        let extras: Extras?
 
         init(
             name: String,
-            scopeName: String,
             title: String,
             summary: String?,
             defaultValueString: String?,
@@ -58,19 +56,38 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             lifecycle: ConfigurationKeyLifecycle
         ) {
             self.name = name
-            self.scopeName = scopeName
             self.title = title
-            self.summary = summary
             self.defaultValueString = defaultValueString
             self.shape = shape
-            self.lifecycle = lifecycle.isEmpty ? nil : LifecycleBox(value: lifecycle)
+            self.extras = summary == nil && lifecycle.isEmpty ? nil : Extras(summary: summary, lifecycle: lifecycle)
+        }
+
+        /// A copy with another shape.
+        init(_ other: Storage, shape: Shape) {
+            name = other.name
+            title = other.title
+            defaultValueString = other.defaultValueString
+            self.shape = shape
+            extras = other.extras
         }
     }
 
-    /// How a key's values are typed, edited and checked, apart from its name, texts, default and lifecycle. A key
-    /// declared in Swift has one of its own (its validator is its type's); a manifest's keys with an equal value type,
-    /// control, toggle strings and pattern share one (``ControlSharing``).
+    /// A key's summary and lifecycle, kept by reference (most keys have neither).
+    private final class Extras: Sendable {
+        let summary: String?
+        let lifecycle: ConfigurationKeyLifecycle
+
+        init(summary: String?, lifecycle: ConfigurationKeyLifecycle) {
+            self.summary = summary
+            self.lifecycle = lifecycle
+        }
+    }
+
+    /// The scope a key belongs to and how its values are typed, edited and checked. A key declared in Swift has
+    /// one of its own (its validator is its type's); a manifest's keys with an equal scope, value type, control, toggle
+    /// strings and pattern share one (``ControlSharing``).
     fileprivate final class Shape: Sendable {
+        let scopeName: String
         let valueTypeName: String
         let control: StoredControl
         /// `nil` for the standard `Y`/`N`.
@@ -81,17 +98,29 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
 
         init(
+            scopeName: String,
             valueTypeName: String,
             control: StoredControl,
             toggleStrings: ToggleStrings,
             pattern: ConfigurationValuePattern,
             validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)?
         ) {
+            self.scopeName = scopeName
             self.valueTypeName = valueTypeName
             self.control = control
             self.customToggleStrings = toggleStrings == .standard ? nil : ToggleStringsBox(toggleStrings)
             self.pattern = pattern
             self.validator = validator
+        }
+
+        /// A copy that belongs to `scopeName`.
+        init(_ other: Shape, scopeName: String) {
+            self.scopeName = scopeName
+            valueTypeName = other.valueTypeName
+            control = other.control
+            customToggleStrings = other.customToggleStrings
+            pattern = other.pattern
+            validator = other.validator
         }
     }
 
@@ -143,6 +172,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     final class ControlSharing {
         /// What makes two shapes the same.
         private struct Kind: Hashable {
+            let scopeName: String
             let valueTypeName: String
             let control: ConfigurationDebugControl
             let toggleStrings: ToggleStrings
@@ -153,27 +183,22 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
         /// The shared shape of a key known by description (validated by its control, toggle strings and pattern).
         fileprivate func shape(
-            valueTypeName: String, control: ConfigurationDebugControl, toggleStrings: ToggleStrings,
+            scopeName: String, valueTypeName: String, control: ConfigurationDebugControl, toggleStrings: ToggleStrings,
             pattern: ConfigurationValuePattern
         ) -> Shape {
             let kind = Kind(
-                valueTypeName: valueTypeName, control: control, toggleStrings: toggleStrings, pattern: pattern)
+                scopeName: scopeName, valueTypeName: valueTypeName, control: control, toggleStrings: toggleStrings,
+                pattern: pattern)
             if let shape = shapes[kind] { return shape }
             let shape = Shape(
-                valueTypeName: valueTypeName, control: StoredControl(control), toggleStrings: toggleStrings,
-                pattern: pattern, validator: nil)
+                scopeName: scopeName, valueTypeName: valueTypeName, control: StoredControl(control),
+                toggleStrings: toggleStrings, pattern: pattern, validator: nil)
             shapes[kind] = shape
             return shape
         }
     }
 
     private let storage: Storage
-
-    /// A declared lifecycle, kept by reference.
-    private final class LifecycleBox: Sendable {
-        let value: ConfigurationKeyLifecycle
-        init(value: ConfigurationKeyLifecycle) { self.value = value }
-    }
 
     /// The wire strings a toggle writes.
     public struct ToggleStrings: Sendable, Hashable {
@@ -204,6 +229,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let control = Self.erasedControl(of: K.self)
         let range = control.numberRange
         let shape = Shape(
+            scopeName: scopeName,
             valueTypeName: String(describing: K.Value.self),
             control: StoredControl(control),
             toggleStrings: toggleStrings,
@@ -222,7 +248,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             }
         )
         storage = Storage(
-            name: K.name, scopeName: scopeName, title: K.debugTitle, summary: K.summary.summaryText,
+            name: K.name, title: K.debugTitle, summary: K.summary.summaryText,
             defaultValueString: try? K.encode(K.defaultValue), shape: shape, lifecycle: lifecycle)
     }
 
@@ -251,8 +277,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// Describes a key from its parts; with no `validator`, it is validated by its control, toggle strings and
     /// pattern (``ManifestValidation/validate(_:control:toggle:pattern:)``), as a manifest's keys are, and keeps no
-    /// closure. With `sharing` (and no `validator`), its value type, control, toggle strings and pattern are kept in the
-    /// object an earlier descriptor made with the same `sharing` keeps, when equal.
+    /// closure. With `sharing` (and no `validator`), its scope, value type, control, toggle strings and pattern are kept
+    /// in the object an earlier descriptor made with the same `sharing` keeps, when equal.
     init(
         describedAs name: String,
         scopeName: String,
@@ -270,16 +296,17 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let shape =
             if let sharing, validator == nil {
                 sharing.shape(
-                    valueTypeName: valueTypeName, control: control, toggleStrings: toggleStrings, pattern: pattern)
+                    scopeName: scopeName, valueTypeName: valueTypeName, control: control, toggleStrings: toggleStrings,
+                    pattern: pattern)
             } else {
                 Shape(
-                    valueTypeName: valueTypeName, control: StoredControl(control), toggleStrings: toggleStrings,
-                    pattern: pattern, validator: validator)
+                    scopeName: scopeName, valueTypeName: valueTypeName, control: StoredControl(control),
+                    toggleStrings: toggleStrings, pattern: pattern, validator: validator)
             }
         self.init(
             storage: Storage(
-                name: name, scopeName: scopeName, title: title, summary: summary,
-                defaultValueString: defaultValueString, shape: shape, lifecycle: lifecycle))
+                name: name, title: title, summary: summary, defaultValueString: defaultValueString, shape: shape,
+                lifecycle: lifecycle))
     }
 
     private init(storage: Storage) {
@@ -308,10 +335,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// A copy that belongs to `scopeName`.
     func inScope(_ scopeName: String) -> ConfigurationKeyDescriptor {
-        ConfigurationKeyDescriptor(
-            storage: Storage(
-                name: name, scopeName: scopeName, title: title, summary: summary,
-                defaultValueString: defaultValueString, shape: storage.shape, lifecycle: lifecycle))
+        ConfigurationKeyDescriptor(storage: Storage(storage, shape: Shape(storage.shape, scopeName: scopeName)))
     }
 
     /// `name (scope, type)`.

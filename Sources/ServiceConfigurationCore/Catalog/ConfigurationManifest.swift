@@ -87,11 +87,20 @@ extension ConfigurationCatalog {
     /// ``init(manifest:source:)`` on the bytes of a file, without copying them into `Data` (a manifest of 100,000
     /// keys is 19 MB) unless it is not in the plain form and has to go through `JSONDecoder`.
     package init(manifestBytes bytes: [UInt8], source: URL?) throws(ConfigurationManifestError) {
-        if let plain = Self.plainManifest(concurrently: bytes) {
+        if let plain = Self.plainManifest(concurrently: .array(bytes)) {
             try self.init(plain: (plain.scopes, plain.requiresOwners), source: source)
         } else {
             try self.init(decoding: Data(bytes), source: source)
         }
+    }
+
+    /// ``init(manifestBytes:source:)`` from a buffer whose pages the reader gives back as it reads them (so the
+    /// document and its descriptors are never held whole at once); `nil` when the document is not in the plain form
+    /// the fast reader takes (or the reader could not use its second thread's work): its bytes are gone by then, and
+    /// the caller reads the file again for ``init(manifestBytes:source:)``.
+    package init?(manifestBuffer buffer: ManifestBuffer, source: URL?) throws(ConfigurationManifestError) {
+        guard let plain = Self.plainManifest(concurrently: .buffer(buffer)) else { return nil }
+        try self.init(plain: (plain.scopes, plain.requiresOwners), source: source)
     }
 
     /// Only the part of a manifest `selection` names, for a command that needs no other key: a catalog of the
@@ -133,9 +142,9 @@ extension ConfigurationCatalog {
     /// ``plainManifest(_:selecting:)`` of the whole document, read on two threads when it is large
     /// (``ManifestCompactForm/readConcurrently(_:convert:)``).
     private static func plainManifest(
-        concurrently bytes: [UInt8]
+        concurrently source: ManifestSource
     ) -> (scopes: [Scope], requiresOwners: Bool, helped: Bool)? {
-        let plain = ManifestCompactForm.readConcurrently(bytes, convert: Self.scope)
+        let plain = ManifestCompactForm.readConcurrently(source, convert: Self.scope)
         guard let plain, plain.header.format == ConfigurationManifest.formatName,
             plain.header.version <= ConfigurationManifest.version
         else { return nil }
@@ -145,7 +154,7 @@ extension ConfigurationCatalog {
     /// For tests and benchmarks: whether reading `bytes` as a file's manifest used the second thread (`nil`: the
     /// document is not in the plain form, and the decoder reads it).
     package static func manifestReadIsShared(_ bytes: [UInt8]) -> Bool? {
-        plainManifest(concurrently: bytes)?.helped
+        plainManifest(concurrently: .array(bytes))?.helped
     }
 
     /// A scope as the fast reader read it, with its keys' descriptors; `nil` when a key is refused (the decoder then

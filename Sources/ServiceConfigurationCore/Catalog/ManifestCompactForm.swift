@@ -78,31 +78,42 @@ enum ManifestCompactForm {
     /// what this thread would have). Otherwise it is dropped and this thread reads on, so the result is always the
     /// single-threaded one.
     ///
+    /// From a ``ManifestBuffer``, each thread gives back the pages it has read as it goes, so the document and its
+    /// descriptors are not held whole at once; the reader then gives up (`nil`) rather than read on where the helper
+    /// may have given pages back, and whoever called it reads the file again for the decoder.
+    ///
     /// `helped` says whether the helper's scopes were used.
     static func readConcurrently<T: Sendable>(
-        _ bytes: [UInt8], convert: @escaping @Sendable (ManifestDocument.Scope) -> T?
+        _ source: ManifestSource, convert: @escaping @Sendable (ManifestDocument.Scope) -> T?
     ) -> (header: Header, scopes: [T], helped: Bool)? {
         var scopes: [T] = []
         var helped = false
-        let split = bytes.count >= 1 << 20 && ProcessInfo.processInfo.activeProcessorCount > 1 ? splitGuess(bytes) : nil
+        let split =
+            source.count >= 1 << 20 && ProcessInfo.processInfo.activeProcessorCount > 1
+            ? source.withUnsafeBytes(splitGuess) : nil
         let helper = HelperResult<T>()
         let group = DispatchGroup()
         if let split {
             DispatchQueue.global(qos: .userInitiated).async(group: group) {
                 helper.set(
-                    bytes.withUnsafeBytes { raw -> (scopes: [T], end: Int)? in
+                    source.withUnsafeBytes { raw -> (scopes: [T], end: Int)? in
                         var reader = Reader(bytes: raw)
                         reader.index = split
                         var read: [T] = []
+                        var released = split
                         repeat {
                             guard let scope = reader.scope(), let converted = convert(scope) else { return nil }
                             read.append(converted)
+                            released = source.release(from: released, to: reader.index)
                         } while reader.take(0x2C)
                         return (read, reader.index)
                     })
             }
         }
-        let header = bytes.withUnsafeBytes { raw -> Header? in
+        // The helper reads the source: it is not let go of (nor its pages given back) before the helper is done.
+        defer { group.wait() }
+        var released = 0
+        let header = source.withUnsafeBytes { raw -> Header? in
             var reader = Reader(bytes: raw)
             guard
                 let header = reader.document(scope: { reader in
@@ -115,8 +126,11 @@ enum ManifestCompactForm {
                         helped = true
                         return true
                     }
+                    // Past the helper's start without arriving there: its pages may have been given back.
+                    if let split, !helped, reader.index > split, source.releases { return false }
                     guard let scope = reader.scope(), let converted = convert(scope) else { return false }
                     scopes.append(converted)
+                    released = source.release(from: released, to: min(reader.index, split ?? reader.index))
                     return true
                 }), reader.atEnd()
             else { return nil }
@@ -126,9 +140,9 @@ enum ManifestCompactForm {
     }
 
     /// Where a scope likely starts in the second half of `bytes`, as the writer lays scopes out.
-    private static func splitGuess(_ bytes: [UInt8]) -> Int? {
+    private static func splitGuess(_ bytes: UnsafeRawBufferPointer) -> Int? {
         let pattern = Array(",\n{\"keys\":[".utf8)
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+        return bytes.withMemoryRebound(to: UInt8.self) { buffer -> Int? in
             var index = buffer.count / 2
             while index + pattern.count <= buffer.count {
                 guard let comma = buffer[index...].firstIndex(of: 0x2C) else { return nil }

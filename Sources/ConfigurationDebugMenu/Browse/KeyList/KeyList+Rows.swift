@@ -24,6 +24,13 @@ extension KeyList {
         if matcher.isEmpty {
             cache = nil
             let scopes = scope.map { [$0] } ?? Array(table.scopes.indices)
+            if !(filters.onlyOverridden || filters.onlyProblems || filters.onlySyncChanged || filters.onlyUnread
+                || filters.onlyInvisible)
+            {
+                // Every key of the scopes: sized once (grown by doubling, a million keys' rows held twice as many).
+                let extra = data.orphans.count + data.coverage.unregistered.count + 2
+                rows.reserveCapacity(scopes.reduce(extra) { $0 + table.scopes[$1].range.count + 1 })
+            }
             for scope in scopes {
                 if scope % 256 == 0, shouldStop() { return nil }
                 let keys = table.scopes[scope].range.filter(passes)
