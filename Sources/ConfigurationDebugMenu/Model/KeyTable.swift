@@ -24,35 +24,24 @@ package final class KeyTable: Sendable {
     }
 
     /// Every key, scope by scope, read from the catalog's own lists when asked for (a copy of each descriptor and
-    /// its scope's index was 16 bytes a key: 16 MB at a million keys).
+    /// its scope's index was 16 bytes a key: 16 MB at a million keys; its scope's index alone is 4).
     package struct Keys: RandomAccessCollection, Sendable {
-        /// The catalog, whose scopes are the table's, in order.
-        fileprivate let catalog: ConfigurationCatalog
+        /// The catalog's scopes, which are the table's, in order.
+        fileprivate let scopes: [ConfigurationCatalog.Scope]
         /// Where each scope's keys start, in the table's order.
         fileprivate let starts: [Int]
-        /// One past the last key.
-        package let endIndex: Int
+        /// Each key's scope.
+        fileprivate let scopeOfKey: [UInt32]
 
         /// The first key's index (0).
         package var startIndex: Int { 0 }
+        /// One past the last key.
+        package var endIndex: Int { scopeOfKey.count }
 
         /// The key at `index`.
         package subscript(index: Int) -> Key {
-            precondition(index >= 0 && index < endIndex, "key index out of range")
-            let scope = scope(of: index)
-            return Key(descriptor: catalog.scopes[scope].keys[index - starts[scope]], scope: scope)
-        }
-
-        /// The scope of the key at `index`: the last whose keys start at or before it (an empty scope starts where
-        /// the next does, so it is never the one).
-        fileprivate func scope(of index: Int) -> Int {
-            var low = 0
-            var high = starts.count
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                if starts[middle] <= index { low = middle } else { high = middle }
-            }
-            return low
+            let scope = Int(scopeOfKey[index])
+            return Key(descriptor: scopes[scope].keys[index - starts[scope]], scope: scope)
         }
     }
 
@@ -85,6 +74,8 @@ package final class KeyTable: Sendable {
     package init(catalog: ConfigurationCatalog) {
         var scopes: [Scope] = []
         var starts: [Int] = []
+        var scopeOfKey: [UInt32] = []
+        scopeOfKey.reserveCapacity(catalog.keyCount)
         var keyCount = 0
         var text: [UInt8] = []
         var offsets: [Int] = []
@@ -110,9 +101,11 @@ package final class KeyTable: Sendable {
         let hasSummaries = summarySize > 0
         if hasSummaries { summaryOffsets.reserveCapacity(catalog.keyCount + 1) }
         starts.reserveCapacity(catalog.scopes.count)
-        for scope in catalog.scopes {
+        for (scopeIndex, scope) in catalog.scopes.enumerated() {
             let start = keyCount
             starts.append(start)
+            scopeOfKey.append(
+                contentsOf: repeatElement(UInt32(truncatingIfNeeded: scopeIndex), count: scope.keys.count))
             let prefix = Self.commonPrefix(scope.keys.map(\.name))
             let prefixLength = prefix.count
             for descriptor in scope.keys {
@@ -141,7 +134,7 @@ package final class KeyTable: Sendable {
         offsets.append(text.count)
         if hasSummaries { summaryOffsets.append(summaries.count) }
         self.scopes = scopes
-        self.keys = Keys(catalog: catalog, starts: starts, endIndex: keyCount)
+        self.keys = Keys(scopes: catalog.scopes, starts: starts, scopeOfKey: scopeOfKey)
         self.searchText = text
         self.searchOffsets = offsets
         self.nameBounds = nameBounds
