@@ -115,6 +115,9 @@ struct LargeCatalogStartupTests {
                     return
                 }
                 #expect(Array(table.summary(of: row)) == Self.lowered(descriptor.summary ?? ""), "key \(row)'s summary")
+                #expect(
+                    Array(table.defaultValueBytes(of: row)) == Array((descriptor.defaultValueString ?? "").utf8),
+                    "key \(row)'s default")
                 let nameWidth = TextWidth.of(descriptor.name)
                 widest.title = max(widest.title, TextWidth.of(descriptor.title))
                 widest.name = max(widest.name, nameWidth)

@@ -85,6 +85,33 @@ struct ExactFirstTests {
 
 @Suite("Searching by what a key holds")
 struct TextSearchFieldTests {
+    @Test("a key's default is found as it is and as the screen shows it; a key without one, or overridden, is not")
+    func defaults() throws {
+        let text = #"""
+            {"format": "service-configuration-manifest", "version": 1, "scopes": [{"name": "A", "keys": [
+              {"name": "a.plain", "control": {"kind": "text"}, "default": "Quokka Park"},
+              {"name": "a.hidden", "control": {"kind": "text"}, "default": "zero\u200Bwidth\ttab"},
+              {"name": "a.none", "control": {"kind": "text"}},
+              {"name": "a.overridden", "control": {"kind": "text"}, "default": "quokka"}
+            ]}]}
+            """#
+        let table = KeyTable(catalog: try ConfigurationCatalog(manifest: Data(text.utf8)))
+        var list = table.keys.map { ConfigurationKeyStatus($0.descriptor, serverValue: nil, override: nil) }
+        list[3] = ConfigurationKeyStatus(
+            table.keys[3].descriptor, serverValue: nil, override: OverrideEntry(value: "wombat", setAt: nil))
+        let statuses = KeyStatuses(table: table, statuses: list)
+        #expect(statuses.isDefault(at: 0) && statuses.isDefault(at: 1) && !statuses.isDefault(at: 3))
+        #expect(TextSearch(query: "quokka park").match(0, table: table, statuses: statuses) == .value)
+        #expect(TextSearch(query: "QUOKKA").match(0, table: table, statuses: statuses) == .value)
+        #expect(TextSearch(query: "zero\\u{200b}width").match(1, table: table, statuses: statuses) == .value)
+        #expect(TextSearch(query: "width\\ttab").match(1, table: table, statuses: statuses) == .value)
+        #expect(TextSearch(query: "zerowidth").match(1, table: table, statuses: statuses) == nil)
+        #expect(TextSearch(query: "quokka").match(2, table: table, statuses: statuses) == nil)
+        // The override is the value now, not the default.
+        #expect(TextSearch(query: "quokka").match(3, table: table, statuses: statuses) == nil)
+        #expect(TextSearch(query: "wombat").match(3, table: table, statuses: statuses) == .value)
+    }
+
     @Test("each field is searched in turn: description, value, server value, note; shown escapes count")
     func fields() throws {
         let catalog = try DemoConfiguration.synthetic(keys: 40, scopes: 2).catalog

@@ -28,10 +28,24 @@ package struct TextSearch: Sendable {
         let summary = table.summary(of: key)
         if terms.allSatisfy({ Self.contains(summary, $0) }) { return .summary }
         // Field by field, without making the whole status or an array of the fields.
+        if statuses.isDefault(at: key) {
+            // The default, read from the table (a key without one has an empty text there, which holds no term).
+            if holdsEveryTerm(table.defaultValueBytes(of: key)) { return .value }
+            return nil
+        }
         if let value = statuses.value(at: key), holdsEveryTerm(value) { return .value }
         if let server = statuses.serverValue(at: key), holdsEveryTerm(server) { return .server }
         if let note = statuses.override(at: key)?.note, holdsEveryTerm(note) { return .note }
         return nil
+    }
+
+    /// ``holdsEveryTerm(_:)-(String)`` of a value's UTF-8, making the string only when the screen would show it
+    /// escaped.
+    private func holdsEveryTerm(_ text: ArraySlice<UInt8>) -> Bool {
+        if terms.allSatisfy({ Self.contains(text, $0, lowering: true) }) { return true }
+        // Only bytes outside printable ASCII can be shown escaped.
+        guard text.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
+        return holdsEveryTerm(String(decoding: text, as: UTF8.self))
     }
 
     /// Whether `text` holds every term, as it is or as the screen shows it, searched in place.

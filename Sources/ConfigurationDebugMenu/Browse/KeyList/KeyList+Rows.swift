@@ -99,7 +99,11 @@ extension KeyList {
             for (index, key) in keys.enumerated() {
                 if index % FuzzyMatcher.stopCheckInterval == 0, shouldStop() { return false }
                 // No array of candidates per key: each text is checked in turn, stopping at an exact match.
-                var best = statuses.value(at: key).map { startMatch($0.utf8[...], needle) } ?? 0
+                // A key's default from the table's text (in order in memory), any other value from its status.
+                var best =
+                    statuses.isDefault(at: key)
+                    ? startMatch(table.defaultValueBytes(of: key), needle)
+                    : statuses.value(at: key).map { startMatch($0.utf8[...], needle) } ?? 0
                 if best < 2 {
                     let start = table.searchOffsets[key]
                     let nameStart = start + Int(table.nameBounds[2 * key])
