@@ -108,13 +108,6 @@ package struct KeyStatuses: RandomAccessCollection, Equatable, Sendable {
         for (index, slot) in kept.slots.enumerated() where slot != 0 { try body(index, kept.others[Int(slot) - 1]) }
     }
 
-    /// The keys with more than their default, in order.
-    package var notDefault: [(index: Int, status: ConfigurationKeyStatus)] {
-        var result: [(index: Int, status: ConfigurationKeyStatus)] = []
-        forEachNotDefault { result.append(($0, $1)) }
-        return result
-    }
-
     /// Equal when they hold equal statuses, in order (whatever the tables, or where each keeps them).
     package static func == (lhs: KeyStatuses, rhs: KeyStatuses) -> Bool {
         guard lhs.count == rhs.count else { return false }
