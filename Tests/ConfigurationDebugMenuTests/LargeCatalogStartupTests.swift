@@ -137,6 +137,31 @@ struct LargeCatalogStartupTests {
         }
     }
 
+    @Test(
+        "with nothing but defaults every status is the default's; one server value, launch value or override alone is each seen",
+        arguments: ["none", "server", "launch", "override"])
+    func statusesOfOneLayerAlone(layer: String) throws {
+        let catalog = try Self.catalog(keys: 500, seed: 0x5EED_2704)
+        let names = catalog.scopes.flatMap { $0.keys.map(\.name) }
+        let key = names[names.count / 2]
+        let value = catalog.descriptor(named: key)?.control == .toggle ? "Y" : "1"
+        var options = LiveConfigurationService.Options(publishesProgramReport: false)
+        if layer == "launch" { options.launchOverrides = ConfigurationLaunchOverrides([key: value]) }
+        let service = LiveConfigurationService(
+            serverValues: layer == "server" ? [key: value] : [:], catalog: catalog,
+            overrideStore: InMemoryOverrideStore(
+                entries: layer == "override" ? [key: OverrideEntry(value: value)] : [:]),
+            overridePolicy: .allBuilds, options: options)
+        let data = MenuDataSource(catalog: catalog, service: service).initialData(label: layer)
+        let reading = ConfigurationLayersReading(service: service)
+        #expect(data.statuses.count == names.count)
+        #expect(
+            data.statuses.indices.first { data.statuses[$0] != reading.status(of: data.table.keys[$0].descriptor) }
+                == nil, "the first key whose status is not the reading's")
+        let status = data.statuses[try #require(data.table.index(of: key))]
+        #expect((status.source == .default) == (layer == "none"), "\(layer): \(status.source)")
+    }
+
     @Test("statuses read while the table is built are each key's; a change made after them reaches the first update")
     func statusesReadWhileTheTableIsBuilt() throws {
         let catalog = try Self.catalog(keys: 6_000, seed: 0x5EED_2702)
@@ -195,6 +220,15 @@ struct LargeCatalogStartupTests {
                     }.joined()
             }
             let prefix = KeyTable.commonPrefix(names)
+            let keys = ConfigurationCatalog.Scope(
+                name: "S",
+                keys: names.map {
+                    ConfigurationKeyDescriptor(
+                        name: $0, scopeName: "S", title: "", valueTypeName: "String", control: .text,
+                        defaultValueString: nil, validate: { $0 })
+                }
+            ).keys
+            #expect(KeyTable.commonPrefix(of: keys) == prefix, "read as bytes: \(names.debugDescription)")
             // The longest start of the first name, cut after a dot, that every name starts with as bytes and as
             // characters, and that leaves something of every name.
             let first = Array(names[0].utf8)

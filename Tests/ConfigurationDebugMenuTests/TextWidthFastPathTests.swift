@@ -15,6 +15,10 @@ struct TextWidthFastPathTests {
             }.joined()
             let characterByCharacter = text.reduce(0) { $0 + TextWidth.of($1) }
             #expect(TextWidth.of(text) == characterByCharacter, "\(Array(text.unicodeScalars))")
+            var copy = text
+            #expect(
+                copy.withUTF8 { TextWidth.of(utf8: $0) } == characterByCharacter, "bytes: \(Array(text.unicodeScalars))"
+            )
         }
     }
 }

@@ -87,6 +87,60 @@ struct CatalogNameIndexTests {
         }
     }
 
+    @Test("seeded fuzz: a scope keeps each key's name and title byte for byte, however long or odd")
+    func keepsNamesAndTitles() throws {
+        var generator = SeededGenerator(seed: 0x7061_636B)
+        let pieces = [
+            "a", ".", "\0", "\u{1}", "é", "e\u{301}", "👍", "\u{212A}", "ナ", String(repeating: "x", count: 70_000),
+        ]
+        func text() -> String {
+            (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                // The long piece rarely: a name or title past 65,535 bytes now and then.
+                Int.random(in: 0..<40, using: &generator) == 0
+                    ? pieces[pieces.count - 1] : pieces[Int.random(in: 0..<pieces.count - 1, using: &generator)]
+            }.joined()
+        }
+        for round in 0..<fuzzIterations(default: 40) {
+            let given = (0..<Int.random(in: 1...60, using: &generator)).map { index in
+                ConfigurationKeyDescriptor(
+                    name: "\(index)" + text(), scopeName: "", title: text(), valueTypeName: "String", control: .text,
+                    defaultValueString: nil, validate: { $0 })
+            }
+            let scope = ConfigurationCatalog.Scope(name: "S", keys: given)
+            for (key, original) in zip(scope.keys, given) {
+                #expect(Array(key.name.utf8) == Array(original.name.utf8), "round \(round)")
+                #expect(Array(key.title.utf8) == Array(original.title.utf8), "round \(round)")
+                key.withNameAndTitleUTF8 { name, title in
+                    #expect(Array(name) == Array(original.name.utf8) && Array(title) == Array(original.title.utf8))
+                }
+                #expect(key.hasName(original.name) && key.scopeName == "S")
+            }
+        }
+    }
+
+    @Test("seeded fuzz: hasName agrees with comparing the names as strings, canonically equivalent spellings included")
+    func hasNameAgreesWithEquality() {
+        var generator = SeededGenerator(seed: 0x6861_734E)
+        // Each pair is one name spelled two ways: é, a Kelvin sign and K, a Greek question mark and a semicolon, an
+        // Angstrom sign and Å.
+        let pieces = ["a", "K", "\u{212A}", ";", "\u{037E}", "é", "e\u{301}", "\u{212B}", "\u{C5}", ".", "\0"]
+        for _ in 0..<fuzzIterations(default: 3_000) {
+            let name = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }
+            .joined()
+            let other = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }
+            .joined()
+            let key = ConfigurationCatalog.Scope(name: "S", keys: [Self.descriptor(name)]).keys[0]
+            #expect(
+                key.hasName(other) == (name == other),
+                "\(name.unicodeScalars.map(\.value)) / \(other.unicodeScalars.map(\.value))")
+            #expect(key.hasName(name))
+        }
+    }
+
     @Test("an empty catalog finds nothing and counts nothing")
     func empty() throws {
         let catalog = try ConfigurationCatalog(scopes: [ConfigurationCatalog.Scope]())

@@ -19,6 +19,18 @@ package struct KeyStatuses: RandomAccessCollection, Equatable, Sendable {
             slots.reserveCapacity(capacity)
         }
 
+        /// Appends the status `reading` gives the next key, `descriptor`; a reading with nothing in it gives every
+        /// key its default status, kept as such without making it.
+        package mutating func append(
+            statusIn reading: ConfigurationLayersReading, of descriptor: ConfigurationKeyDescriptor
+        ) {
+            if reading.isEmpty {
+                slots.append(0)
+            } else {
+                append(reading.status(of: descriptor), of: descriptor)
+            }
+        }
+
         /// Appends the next key's status; `descriptor` is that key's.
         package mutating func append(_ status: ConfigurationKeyStatus, of descriptor: ConfigurationKeyDescriptor) {
             if status.isDefault(of: descriptor) {

@@ -100,7 +100,7 @@ package final class KeyTable: Sendable {
         for scope in catalog.scopes {
             for descriptor in scope.keys {
                 defaultSize += descriptor.defaultValueString?.utf8.count ?? 0
-                textSize += descriptor.title.utf8.count + descriptor.name.utf8.count + scope.name.utf8.count + 2
+                textSize += descriptor.withNameAndTitleUTF8 { $0.count + $1.count } + scope.name.utf8.count + 2
                 summarySize += descriptor.summary?.utf8.count ?? 0
             }
         }
@@ -119,28 +119,31 @@ package final class KeyTable: Sendable {
             starts.append(start)
             scopeOfKey.append(
                 contentsOf: repeatElement(UInt32(truncatingIfNeeded: scopeIndex), count: scope.keys.count))
-            let prefix = Self.commonPrefix(scope.keys.map(\.name))
+            let prefix = Self.commonPrefix(of: scope.keys)
             let prefixLength = prefix.count
             for descriptor in scope.keys {
                 keyCount += 1
                 let textStart = text.count
                 offsets.append(textStart)
-                // Title, name and scope, each after a 1 when something precedes it.
-                Self.appendLowercased(descriptor.title, to: &text)
+                // Title, name and scope, each after a 1 when something precedes it; read as bytes (a packed name or
+                // title made a string would cost an allocation each).
+                let (nameWidth, titleWidth) = descriptor.withNameAndTitleUTF8 { name, title in
+                    Self.appendLowercased(title, to: &text)
+                    if text.count > textStart { text.append(1) }
+                    nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
+                    Self.appendLowercased(name, to: &text)
+                    nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
+                    return (TextWidth.of(utf8: name), TextWidth.of(utf8: title))
+                }
                 if text.count > textStart { text.append(1) }
-                nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
-                Self.appendLowercased(descriptor.name, to: &text)
-                nameBounds.append(UInt32(truncatingIfNeeded: text.count - textStart))
-                if text.count > textStart { text.append(1) }
-                Self.appendLowercased(scope.name, to: &text)
+                Self.appendLowercased(scope.name.utf8, to: &text)
                 if hasSummaries {
                     summaryOffsets.append(summaries.count)
-                    Self.appendLowercased(descriptor.summary ?? "", to: &summaries)
+                    Self.appendLowercased((descriptor.summary ?? "").utf8, to: &summaries)
                 }
                 if let value = descriptor.defaultValueString { defaults.append(contentsOf: value.utf8) }
                 defaultOffsets.append(UInt32(truncatingIfNeeded: defaults.count))
-                let nameWidth = TextWidth.of(descriptor.name)
-                widestTitle = max(widestTitle, TextWidth.of(descriptor.title))
+                widestTitle = max(widestTitle, titleWidth)
                 widestName = max(widestName, nameWidth)
                 widestShortName = max(widestShortName, nameWidth - prefixLength)
             }
@@ -187,38 +190,59 @@ package final class KeyTable: Sendable {
     /// The longest start shared by every name, cut after its last dot; empty for fewer than two names or when
     /// nothing would remain of a name.
     static func commonPrefix(_ names: [String]) -> String {
-        guard names.count > 1, var first = names.first else { return "" }
+        commonPrefix(
+            count: names.count,
+            utf8: { index, body in
+                var name = names[index]
+                name.withUTF8(body)
+            }, names: { names })
+    }
+
+    /// ``commonPrefix(_:)`` of the keys' names, read as bytes (a packed name made a string costs an allocation).
+    static func commonPrefix(of keys: [ConfigurationKeyDescriptor]) -> String {
+        commonPrefix(
+            count: keys.count, utf8: { index, body in keys[index].withNameUTF8(body) }, names: { keys.map(\.name) })
+    }
+
+    /// ``commonPrefix(_:)`` of `count` names, each read by `utf8`; `names` gives them as strings when they must be
+    /// compared as characters.
+    private static func commonPrefix(
+        count: Int, utf8: (Int, (UnsafeBufferPointer<UInt8>) -> Void) -> Void, names: () -> [String]
+    ) -> String {
+        guard count > 1 else { return "" }
         // Compared as UTF-8 (fast). The answer stands when every name starts with it character by character too, which
         // only a combining mark right after the dot can spoil; names whose letters differ only in how they are encoded
         // (é as one scalar or as e and a combining accent) share a shorter prefix here than character by character.
-        let candidate = first.withUTF8 { first -> String? in
-            var length = first.count
-            for var name in names.dropFirst() {
-                name.withUTF8 { name in
-                    var shared = 0
-                    let limit = min(length, name.count)
-                    while shared < limit, first[shared] == name[shared] { shared += 1 }
-                    length = shared
-                }
+        var first: [UInt8] = []
+        utf8(0) { first = Array($0) }
+        var length = first.count
+        for index in 1..<count {
+            utf8(index) { name in
+                var shared = 0
+                let limit = min(length, name.count)
+                while shared < limit, first[shared] == name[shared] { shared += 1 }
+                length = shared
             }
-            guard let dot = first[..<length].lastIndex(of: UInt8(ascii: ".")) else { return nil }
-            return String(decoding: first[...dot], as: UTF8.self)
         }
-        guard let candidate else { return "" }
+        guard let dot = first[..<length].lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        let bytes = dot + 1
         // Every name starts with the candidate's bytes. One with nothing or an ASCII byte after them starts with its
         // characters too (an ASCII character after the dot begins a character of its own); only the others are
         // compared as characters (slow: a fifth of a 100,000-key table's time when every name was).
-        let bytes = candidate.utf8.count
         var leavesNothing = false
-        let startsWithCandidate = { (name: String) -> Bool in
-            guard let next = name.utf8.dropFirst(bytes).first else {
-                leavesNothing = true
-                return true
+        var asciiAfter = true
+        for index in 0..<count where asciiAfter {
+            utf8(index) { name in
+                if name.count == bytes { leavesNothing = true } else if name[bytes] >= 0x80 { asciiAfter = false }
             }
-            return next < 0x80 || name.hasPrefix(candidate)
         }
-        if names.allSatisfy(startsWithCandidate) { return leavesNothing ? "" : candidate }
-        return characterPrefix(names)
+        if asciiAfter { return leavesNothing ? "" : String(decoding: first[..<bytes], as: UTF8.self) }
+        let candidate = String(decoding: first[..<bytes], as: UTF8.self)
+        let strings = names()
+        if strings.allSatisfy({ $0.utf8.count == bytes || $0.hasPrefix(candidate) }) {
+            return strings.contains { $0.utf8.count == bytes } ? "" : candidate
+        }
+        return characterPrefix(strings)
     }
 
     /// ``commonPrefix(_:)`` character by character.
@@ -236,10 +260,10 @@ package final class KeyTable: Sendable {
         return names.contains { $0.count == result.count } ? "" : result
     }
 
-    /// Appends `text`'s UTF-8, ASCII letters lower-cased.
-    private static func appendLowercased(_ text: String, to buffer: inout [UInt8]) {
+    /// Appends UTF-8 `text`, ASCII letters lower-cased.
+    private static func appendLowercased<Bytes: Sequence<UInt8>>(_ text: Bytes, to buffer: inout [UInt8]) {
         let start = buffer.count
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: text)
         buffer.withUnsafeMutableBufferPointer { buffer in
             for index in start..<buffer.count where buffer[index] &- 65 < 26 { buffer[index] &+= 32 }
         }

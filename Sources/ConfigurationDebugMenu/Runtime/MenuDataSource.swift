@@ -130,7 +130,7 @@ package final class MenuDataSource: Sendable {
             var statuses = KeyStatuses.Kept(capacity: catalog.keyCount)
             // In the table's order: scope by scope, in the catalog's.
             for scope in catalog.scopes {
-                for descriptor in scope.keys { statuses.append(reading.status(of: descriptor), of: descriptor) }
+                for descriptor in scope.keys { statuses.append(statusIn: reading, of: descriptor) }
             }
             firstReading.withLock { $0 = MenuData.FirstReading(reading: reading, statuses: statuses) }
             building.wait()
@@ -299,7 +299,7 @@ extension MenuData {
     /// Every key's status in `reading`, in `table`'s order.
     private static func statuses(of table: KeyTable, in reading: ConfigurationLayersReading) -> KeyStatuses.Kept {
         var statuses = KeyStatuses.Kept(capacity: table.keys.count)
-        for key in table.keys { statuses.append(reading.status(of: key.descriptor), of: key.descriptor) }
+        for key in table.keys { statuses.append(statusIn: reading, of: key.descriptor) }
         return statuses
     }
 }

@@ -36,16 +36,24 @@ package enum TextWidth {
     package static func of<S: StringProtocol>(_ text: S) -> Int {
         // ASCII (nearly every name and title), read from the string's storage: a column per printable byte, none for
         // a control character, as the per-character rule below gives.
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            var columns = 0
-            for byte in bytes {
-                guard byte < 0x80 else { return nil }
-                if byte >= 0x20, byte < 0x7F { columns += 1 }
-            }
-            return columns
-        }
-        if let ascii, let columns = ascii { return columns }
+        if let ascii = text.utf8.withContiguousStorageIfAvailable(ofASCII), let columns = ascii { return columns }
         return text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The number of columns UTF-8 text occupies; from the bytes when it is ASCII, else from the string they make.
+    package static func of(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        ofASCII(bytes) ?? of(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The columns of ASCII text: one per printable byte, none for a control character (as the per-character rule
+    /// gives); `nil` when not every byte is ASCII.
+    private static func ofASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var columns = 0
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
+            if byte >= 0x20, byte < 0x7F { columns += 1 }
+        }
+        return columns
     }
 
     /// The longest prefix of `text` that fits in `columns`, with an ellipsis when something was cut.

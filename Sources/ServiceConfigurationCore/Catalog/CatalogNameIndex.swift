@@ -63,7 +63,7 @@ struct CatalogNameIndex: Sendable {
             if entry >> 32 == tag {
                 let ordinal = Int(entry & 0xFFFF_FFFF) - 1
                 let (scope, key) = locate(ordinal)
-                if scopes[scope].keys[key].name == name { return (slot, ordinal) }
+                if scopes[scope].keys[key].hasName(name) { return (slot, ordinal) }
             }
             slot = (slot + 1) & mask
         }

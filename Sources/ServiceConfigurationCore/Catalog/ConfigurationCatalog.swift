@@ -25,12 +25,13 @@ public struct ConfigurationCatalog: Sendable {
         /// The scope's keys.
         public let keys: [ConfigurationKeyDescriptor]
 
-        /// Creates a scope; each key is re-labelled as belonging to `name`.
+        /// Creates a scope; each key is re-labelled as belonging to `name`, and the scope keeps its keys' names and
+        /// titles in one buffer.
         public init(name: String, keys: [ConfigurationKeyDescriptor]) {
             self.name = name
-            self.keys =
-                keys.allSatisfy { $0.scopeName == name }
-                ? keys : keys.map { $0.scopeName == name ? $0 : $0.inScope(name) }
+            self.keys = ConfigurationKeyDescriptor.packingText(
+                of: keys.allSatisfy { $0.scopeName == name }
+                    ? keys : keys.map { $0.scopeName == name ? $0 : $0.inScope(name) })
         }
     }
 

@@ -13,11 +13,11 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The wire name; also the descriptor's identity.
     public var id: String { name }
     /// The wire name, for example `"function.album.like.enabled"`.
-    public var name: String { storage.name }
+    public var name: String { storage.text.name }
     /// The name of the scope that declares the key; empty when unknown.
     public var scopeName: String { storage.shape.scopeName }
     /// The title shown in the debug menu.
-    public var title: String { storage.title }
+    public var title: String { storage.text.title }
     /// The key's ``ConfigurationKey/summary``, or `nil` when it has none.
     public var summary: String? { storage.extras?.summary }
     /// The value type's name, for example `"Bool"` or `"ImageTransferQuality"`.
@@ -36,10 +36,10 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// The fields, in one shared object: a catalog, a service and a menu each keep every descriptor, and at
     /// 100,000 keys copies of an eight-word struct would cost tens of megabytes where a reference costs one word.
-    /// What keys share (scope, type, control…) is in ``Shape``, and what most keys lack in ``Extras``: 80 bytes a key.
+    /// What keys share (scope, type, control…) is in ``Shape``, what most keys lack in ``Extras``, and the name and
+    /// title of a catalog's key in its scope's ``PackedText``: 64 bytes a key, and no string object of its own.
     private final class Storage: Sendable {
-        let name: String
-        let title: String
+        let text: Text
         let defaultValueString: String?
         /// The scope, value type, control, toggle strings, pattern and validator: shared by a manifest's keys of one
         /// kind in one scope (one word a key instead of nine).
@@ -55,20 +55,122 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             shape: Shape,
             lifecycle: ConfigurationKeyLifecycle
         ) {
-            self.name = name
-            self.title = title
+            self.text = .strings(Strings(name: name, title: title))
             self.defaultValueString = defaultValueString
             self.shape = shape
             self.extras = summary == nil && lifecycle.isEmpty ? nil : Extras(summary: summary, lifecycle: lifecycle)
         }
 
-        /// A copy with another shape.
-        init(_ other: Storage, shape: Shape) {
-            name = other.name
-            title = other.title
+        /// A copy with another shape or text.
+        init(_ other: Storage, shape: Shape? = nil, text: Text? = nil) {
+            self.text = text ?? other.text
             defaultValueString = other.defaultValueString
-            self.shape = shape
+            self.shape = shape ?? other.shape
             extras = other.extras
+        }
+    }
+
+    /// A key's name and title: two strings of its own, or a place in the bytes its scope's keys share.
+    private enum Text: Sendable {
+        case strings(Strings)
+        /// The name is `nameLength` bytes from `start`; the title's length follows it (4 bytes, little-endian),
+        /// then the title.
+        case packed(PackedText, start: UInt32, nameLength: UInt32)
+
+        var name: String {
+            switch self {
+            case .strings(let strings): strings.name
+            case .packed(let text, let start, let nameLength): text.string(at: Int(start), count: Int(nameLength))
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .strings(let strings): return strings.title
+            case .packed(let text, let start, let nameLength):
+                let lengthStart = Int(start) + Int(nameLength)
+                return text.string(at: lengthStart + 4, count: text.length(at: lengthStart))
+            }
+        }
+
+        /// Calls `body` with the name's and the title's UTF-8, without making strings when they are packed.
+        func withUTF8<Result>(
+            _ body: (_ name: UnsafeBufferPointer<UInt8>, _ title: UnsafeBufferPointer<UInt8>) throws -> Result
+        ) rethrows -> Result {
+            switch self {
+            case .strings(let strings):
+                var name = strings.name
+                var title = strings.title
+                return try name.withUTF8 { name in try title.withUTF8 { title in try body(name, title) } }
+            case .packed(let text, let start, let nameLength):
+                let titleStart = Int(start) + Int(nameLength) + 4
+                let titleEnd = titleStart + text.length(at: titleStart - 4)
+                return try text.bytes.withUnsafeBufferPointer { bytes in
+                    try body(
+                        UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(start) + Int(nameLength)]),
+                        UnsafeBufferPointer(rebasing: bytes[titleStart..<titleEnd]))
+                }
+            }
+        }
+    }
+
+    /// A key's name and title as strings, for a key not in a catalog.
+    private final class Strings: Sendable {
+        let name: String
+        let title: String
+
+        init(name: String, title: String) {
+            self.name = name
+            self.title = title
+        }
+    }
+
+    /// The names and titles of one scope's keys, one after another in one buffer. A name or a title longer than 15
+    /// bytes is a string object of its own (32 bytes of header, and malloc's rounding) where here it is only its
+    /// bytes: at a million keys, some 70 MB less.
+    private final class PackedText: Sendable {
+        let bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func string(at start: Int, count: Int) -> String {
+            bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + count]), as: UTF8.self)
+            }
+        }
+
+        /// The 4-byte little-endian length at `start`.
+        func length(at start: Int) -> Int {
+            (0..<4).reduce(0) { $0 | Int(bytes[start + $1]) << (8 * $1) }
+        }
+
+        /// `keys` with their names and titles in one ``PackedText``; `keys` as they are when the text would not fit
+        /// 32-bit offsets.
+        static func packing(_ keys: [ConfigurationKeyDescriptor]) -> [ConfigurationKeyDescriptor] {
+            var size = 0
+            for key in keys { size += key.name.utf8.count + key.title.utf8.count + 4 }
+            guard size <= Int(UInt32.max) else { return keys }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(size)
+            var places: [(start: UInt32, nameLength: UInt32)] = []
+            places.reserveCapacity(keys.count)
+            for key in keys {
+                let start = UInt32(truncatingIfNeeded: bytes.count)
+                bytes.append(contentsOf: key.name.utf8)
+                places.append((start, UInt32(truncatingIfNeeded: bytes.count) - start))
+                let title = key.title.utf8
+                let titleLength = UInt32(truncatingIfNeeded: title.count)
+                for shift in stride(from: 0, to: 32, by: 8) {
+                    bytes.append(UInt8(truncatingIfNeeded: titleLength >> shift))
+                }
+                bytes.append(contentsOf: title)
+            }
+            let text = PackedText(bytes)
+            return zip(keys, places).map { key, place in
+                ConfigurationKeyDescriptor(
+                    storage: Storage(key.storage, text: .packed(text, start: place.start, nameLength: place.nameLength))
+                )
+            }
         }
     }
 
@@ -336,6 +438,36 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// A copy that belongs to `scopeName`.
     func inScope(_ scopeName: String) -> ConfigurationKeyDescriptor {
         ConfigurationKeyDescriptor(storage: Storage(storage, shape: Shape(storage.shape, scopeName: scopeName)))
+    }
+
+    /// `keys` with the names and titles of all of them kept in one buffer (a catalog's scope keeps its keys so).
+    static func packingText(of keys: [ConfigurationKeyDescriptor]) -> [ConfigurationKeyDescriptor] {
+        PackedText.packing(keys)
+    }
+
+    /// Whether the key's wire name is `name` (as `name == self.name`, without making the name a string).
+    package func hasName(_ name: String) -> Bool {
+        var name = name
+        return withNameUTF8 { own in
+            name.withUTF8 { other in
+                if own.elementsEqual(other) { return true }
+                // Different bytes can still be the same name, canonically (é as one scalar or two), unless both are ASCII.
+                if own.allSatisfy({ $0 < 0x80 }) && other.allSatisfy({ $0 < 0x80 }) { return false }
+                return String(decoding: own, as: UTF8.self) == String(decoding: other, as: UTF8.self)
+            }
+        }
+    }
+
+    /// Calls `body` with the wire name's UTF-8, without making a string of it.
+    package func withNameUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try storage.text.withUTF8 { name, _ in try body(name) }
+    }
+
+    /// Calls `body` with the wire name's and the title's UTF-8, without making strings of them.
+    package func withNameAndTitleUTF8<Result>(
+        _ body: (_ name: UnsafeBufferPointer<UInt8>, _ title: UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try storage.text.withUTF8(body)
     }
 
     /// `name (scope, type)`.

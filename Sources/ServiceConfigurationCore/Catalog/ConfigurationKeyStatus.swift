@@ -102,7 +102,7 @@ public struct ConfigurationKeyStatus: Sendable, Hashable {
     package func isDefault(of descriptor: ConfigurationKeyDescriptor) -> Bool {
         source == .default && stored == nil && serverValue == nil && launchValue == nil && !isRedundant && !isOrphan
             && rejections.isEmpty && storeProblems.isEmpty && value == descriptor.defaultValueString
-            && name == descriptor.name
+            && descriptor.hasName(name)
     }
 
     /// The status of an override whose key no catalog here has: kept, shown, never validated.
@@ -206,6 +206,12 @@ public struct ConfigurationLayersReading: Sendable {
         return applied[name].map { value in
             entries[name].flatMap { $0.value == value ? $0 : nil } ?? OverrideEntry(value: value, setAt: nil)
         }
+    }
+
+    /// Whether no key has anything but its default here: no server value, launch value, override, stored entry,
+    /// problem or expiry. Every catalog key's status is then ``ConfigurationKeyStatus/init(defaultOf:)``'s.
+    package var isEmpty: Bool {
+        server.isEmpty && launch.isEmpty && applied.isEmpty && entries.isEmpty && problems.isEmpty && expired.isEmpty
     }
 
     /// The status of a catalog key.
