@@ -48,14 +48,13 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         let extras: Extras?
 
         init(
-            name: String,
-            title: String,
+            text: Text,
             summary: String?,
             defaultValueString: String?,
             shape: Shape,
             lifecycle: ConfigurationKeyLifecycle
         ) {
-            self.text = .strings(Strings(name: name, title: title))
+            self.text = text
             self.defaultValueString = defaultValueString
             self.shape = shape
             self.extras = summary == nil && lifecycle.isEmpty ? nil : Extras(summary: summary, lifecycle: lifecycle)
@@ -71,7 +70,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     }
 
     /// A key's name and title: two strings of its own, or a place in the bytes its scope's keys share.
-    private enum Text: Sendable {
+    fileprivate enum Text: Sendable {
         case strings(Strings)
         /// The name is `nameLength` bytes from `start`; the title's length follows it (4 bytes, little-endian),
         /// then the title.
@@ -115,7 +114,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     }
 
     /// A key's name and title as strings, for a key not in a catalog.
-    private final class Strings: Sendable {
+    fileprivate final class Strings: Sendable {
         let name: String
         let title: String
 
@@ -128,7 +127,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The names and titles of one scope's keys, one after another in one buffer. A name or a title longer than 15
     /// bytes is a string object of its own (32 bytes of header, and malloc's rounding) where here it is only its
     /// bytes: at a million keys, some 70 MB less.
-    private final class PackedText: Sendable {
+    fileprivate final class PackedText: Sendable {
         let bytes: [UInt8]
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -144,33 +143,60 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             (0..<4).reduce(0) { $0 | Int(bytes[start + $1]) << (8 * $1) }
         }
 
-        /// `keys` with their names and titles in one ``PackedText``; `keys` as they are when the text would not fit
-        /// 32-bit offsets.
-        static func packing(_ keys: [ConfigurationKeyDescriptor]) -> [ConfigurationKeyDescriptor] {
+        /// Where the name and title of each of `count` keys (`text(i)` gives the `i`th's) is kept in one new
+        /// ``PackedText``; `nil` when the bytes would not fit 32-bit offsets.
+        static func places(count: Int, _ text: (Int) -> (name: String, title: String)) -> [PackedPlace]? {
             var size = 0
-            for key in keys { size += key.name.utf8.count + key.title.utf8.count + 4 }
-            guard size <= Int(UInt32.max) else { return keys }
+            for index in 0..<count {
+                let (name, title) = text(index)
+                size += name.utf8.count + title.utf8.count + 4
+            }
+            guard size <= Int(UInt32.max) else { return nil }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(size)
             var places: [(start: UInt32, nameLength: UInt32)] = []
-            places.reserveCapacity(keys.count)
-            for key in keys {
+            places.reserveCapacity(count)
+            for index in 0..<count {
+                let (name, title) = text(index)
                 let start = UInt32(truncatingIfNeeded: bytes.count)
-                bytes.append(contentsOf: key.name.utf8)
+                bytes.append(contentsOf: name.utf8)
                 places.append((start, UInt32(truncatingIfNeeded: bytes.count) - start))
-                let title = key.title.utf8
-                let titleLength = UInt32(truncatingIfNeeded: title.count)
-                for shift in stride(from: 0, to: 32, by: 8) {
-                    bytes.append(UInt8(truncatingIfNeeded: titleLength >> shift))
-                }
-                bytes.append(contentsOf: title)
+                let titleLength = UInt32(truncatingIfNeeded: title.utf8.count)
+                bytes.append(UInt8(truncatingIfNeeded: titleLength))
+                bytes.append(UInt8(truncatingIfNeeded: titleLength >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: titleLength >> 16))
+                bytes.append(UInt8(truncatingIfNeeded: titleLength >> 24))
+                bytes.append(contentsOf: title.utf8)
             }
             let text = PackedText(bytes)
-            return zip(keys, places).map { key, place in
-                ConfigurationKeyDescriptor(
-                    storage: Storage(key.storage, text: .packed(text, start: place.start, nameLength: place.nameLength))
-                )
-            }
+            return places.map { PackedPlace(text: .packed(text, start: $0.start, nameLength: $0.nameLength)) }
+        }
+    }
+
+    /// Where a key's name and title are in the bytes its scope's keys share (``packedPlaces(count:_:)``).
+    struct PackedPlace {
+        fileprivate let text: Text
+    }
+
+    /// Packs the names and titles of a scope's `count` keys (`text(i)` gives the `i`th's) into one buffer, before
+    /// their descriptors are made (`init(describedAs:…packed:)`); `nil` when they come to 4 GiB or more.
+    static func packedPlaces(count: Int, _ text: (Int) -> (name: String, title: String)) -> [PackedPlace]? {
+        PackedText.places(count: count, text)
+    }
+
+    /// `keys` with the names and titles of all of them kept in one buffer (a catalog's scope keeps its keys so);
+    /// `keys` as they are when they already share one, or when the bytes would come to 4 GiB or more.
+    static func packingText(of keys: [ConfigurationKeyDescriptor]) -> [ConfigurationKeyDescriptor] {
+        if case .packed(let shared, _, _)? = keys.first?.storage.text,
+            keys.allSatisfy({ if case .packed(let text, _, _) = $0.storage.text { text === shared } else { false } })
+        {
+            return keys
+        }
+        guard let places = PackedText.places(count: keys.count, { (keys[$0].name, keys[$0].title) }) else {
+            return keys
+        }
+        return zip(keys, places).map { key, place in
+            ConfigurationKeyDescriptor(storage: Storage(key.storage, text: place.text))
         }
     }
 
@@ -350,7 +376,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             }
         )
         storage = Storage(
-            name: K.name, title: K.debugTitle, summary: K.summary.summaryText,
+            text: .strings(Strings(name: K.name, title: K.debugTitle)), summary: K.summary.summaryText,
             defaultValueString: try? K.encode(K.defaultValue), shape: shape, lifecycle: lifecycle)
     }
 
@@ -380,7 +406,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// Describes a key from its parts; with no `validator`, it is validated by its control, toggle strings and
     /// pattern (``ManifestValidation/validate(_:control:toggle:pattern:)``), as a manifest's keys are, and keeps no
     /// closure. With `sharing` (and no `validator`), its scope, value type, control, toggle strings and pattern are kept
-    /// in the object an earlier descriptor made with the same `sharing` keeps, when equal.
+    /// in the object an earlier descriptor made with the same `sharing` keeps, when equal. With `packed`, its name and
+    /// title are the ones kept there (`name` and `title` are not kept).
     init(
         describedAs name: String,
         scopeName: String,
@@ -393,7 +420,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         pattern: ConfigurationValuePattern,
         lifecycle: ConfigurationKeyLifecycle,
         validator: (@Sendable (String) throws(ConfigurationDecodingError) -> String)? = nil,
-        sharing: ControlSharing? = nil
+        sharing: ControlSharing? = nil,
+        packed: PackedPlace? = nil
     ) {
         let shape =
             if let sharing, validator == nil {
@@ -407,8 +435,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             }
         self.init(
             storage: Storage(
-                name: name, title: title, summary: summary, defaultValueString: defaultValueString, shape: shape,
-                lifecycle: lifecycle))
+                text: packed?.text ?? .strings(Strings(name: name, title: title)), summary: summary,
+                defaultValueString: defaultValueString, shape: shape, lifecycle: lifecycle))
     }
 
     private init(storage: Storage) {
@@ -438,11 +466,6 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// A copy that belongs to `scopeName`.
     func inScope(_ scopeName: String) -> ConfigurationKeyDescriptor {
         ConfigurationKeyDescriptor(storage: Storage(storage, shape: Shape(storage.shape, scopeName: scopeName)))
-    }
-
-    /// `keys` with the names and titles of all of them kept in one buffer (a catalog's scope keeps its keys so).
-    static func packingText(of keys: [ConfigurationKeyDescriptor]) -> [ConfigurationKeyDescriptor] {
-        PackedText.packing(keys)
     }
 
     /// Whether the key's wire name is `name` (as `name == self.name`, without making the name a string).

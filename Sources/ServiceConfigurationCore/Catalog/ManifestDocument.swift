@@ -156,7 +156,8 @@ extension ManifestDocument.Key {
     /// The descriptor this entry describes, after checking that it is consistent; its picker list or number range
     /// is shared with the earlier descriptors made with `sharing` that have an equal one.
     func descriptor(
-        scope: String, sharing: ConfigurationKeyDescriptor.ControlSharing
+        scope: String, sharing: ConfigurationKeyDescriptor.ControlSharing,
+        packed: ConfigurationKeyDescriptor.PackedPlace? = nil
     ) throws(ManifestDocument.KeyProblem) -> ConfigurationKeyDescriptor {
         func fail(_ problem: String) -> ManifestDocument.KeyProblem { .init(problem: problem) }
         guard !name.isEmpty else { throw fail(".name must not be empty") }
@@ -190,7 +191,7 @@ extension ManifestDocument.Key {
         return ConfigurationKeyDescriptor(
             describedAs: name,
             scopeName: scope,
-            title: title ?? ConfigurationDebugTitle.derive(from: name),
+            title: packed != nil ? "" : displayTitle,
             summary: summary.flatMap { $0.isEmpty ? nil : $0 },
             valueTypeName: type ?? "String",
             control: control,
@@ -198,9 +199,13 @@ extension ManifestDocument.Key {
             toggleStrings: toggle,
             pattern: pattern,
             lifecycle: lifecycle,
-            sharing: sharing
+            sharing: sharing,
+            packed: packed
         )
     }
+
+    /// The title the menu shows: the manifest's, or one made from the name.
+    var displayTitle: String { title ?? ConfigurationDebugTitle.derive(from: name) }
 
     /// The owner, ticket and removal due, after checking them.
     private func lifecycle() throws(ManifestDocument.KeyProblem) -> ConfigurationKeyLifecycle {
