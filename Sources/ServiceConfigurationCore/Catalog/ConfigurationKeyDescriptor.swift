@@ -13,10 +13,13 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
     /// The wire name; also the descriptor's identity.
     public var id: String { name }
     /// The wire name, for example `"function.album.like.enabled"`.
+    ///
+    /// A key of a catalog keeps its name in bytes its scope's keys share, and makes this string when asked (an
+    /// allocation for a name over 15 bytes): read it once where a loop needs it more than once.
     public var name: String { storage.text.name }
     /// The name of the scope that declares the key; empty when unknown.
     public var scopeName: String { storage.shape.scopeName }
-    /// The title shown in the debug menu.
+    /// The title shown in the debug menu; made when asked, as ``name`` is.
     public var title: String { storage.text.title }
     /// The key's ``ConfigurationKey/summary``, or `nil` when it has none.
     public var summary: String? { storage.extras?.summary }
