@@ -170,8 +170,8 @@ extension ConfigurationCatalog {
         return Scope(name: scope.name, keys: keys)
     }
 
-    /// The scope's names and titles packed into the one buffer its keys will share, before the keys are made (making
-    /// them with strings of their own and packing those after took a third longer at a million keys).
+    /// The scope's names and titles packed into the one buffer its keys will share, before the keys are made (so no
+    /// descriptor is made with strings of its own and thrown away per key).
     private static func packedPlaces(of scope: ManifestDocument.Scope) -> [ConfigurationKeyDescriptor.PackedPlace]? {
         ConfigurationKeyDescriptor.packedPlaces(count: scope.keys.count) { index in
             let key = scope.keys[index]
