@@ -129,7 +129,7 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
     /// The names and titles of one scope's keys, one after another in one buffer. A name or a title longer than 15
     /// bytes is a string object of its own (32 bytes of header, and malloc's rounding) where here it is only its
-    /// bytes: at a million keys, some 70 MB less.
+    /// bytes: at a million keys, about 80 MB less (heaptrack, BENCHMARKS.md).
     fileprivate final class PackedText: Sendable {
         let bytes: [UInt8]
 
