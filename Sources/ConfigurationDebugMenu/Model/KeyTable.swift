@@ -187,37 +187,17 @@ package final class KeyTable: Sendable {
         return String(name.dropFirst(scopes[keys[key].scope].namePrefix.count))
     }
 
-    /// The longest start shared by every name, cut after its last dot; empty for fewer than two names or when
-    /// nothing would remain of a name.
-    static func commonPrefix(_ names: [String]) -> String {
-        commonPrefix(
-            count: names.count,
-            utf8: { index, body in
-                var name = names[index]
-                name.withUTF8(body)
-            }, names: { names })
-    }
-
-    /// ``commonPrefix(_:)`` of the keys' names, read as bytes (a packed name made a string costs an allocation).
+    /// The longest start shared by every key's name, cut after its last dot; empty for fewer than two keys or when
+    /// nothing would remain of a name. The names are read as bytes (a packed name made a string costs an allocation).
     static func commonPrefix(of keys: [ConfigurationKeyDescriptor]) -> String {
-        commonPrefix(
-            count: keys.count, utf8: { index, body in keys[index].withNameUTF8(body) }, names: { keys.map(\.name) })
-    }
-
-    /// ``commonPrefix(_:)`` of `count` names, each read by `utf8`; `names` gives them as strings when they must be
-    /// compared as characters.
-    private static func commonPrefix(
-        count: Int, utf8: (Int, (UnsafeBufferPointer<UInt8>) -> Void) -> Void, names: () -> [String]
-    ) -> String {
-        guard count > 1 else { return "" }
+        guard keys.count > 1 else { return "" }
         // Compared as UTF-8 (fast). The answer stands when every name starts with it character by character too, which
         // only a combining mark right after the dot can spoil; names whose letters differ only in how they are encoded
         // (é as one scalar or as e and a combining accent) share a shorter prefix here than character by character.
-        var first: [UInt8] = []
-        utf8(0) { first = Array($0) }
+        let first = keys[0].withNameUTF8 { Array($0) }
         var length = first.count
-        for index in 1..<count {
-            utf8(index) { name in
+        for key in keys.dropFirst() {
+            key.withNameUTF8 { name in
                 var shared = 0
                 let limit = min(length, name.count)
                 while shared < limit, first[shared] == name[shared] { shared += 1 }
@@ -231,21 +211,21 @@ package final class KeyTable: Sendable {
         // compared as characters (slow: a fifth of a 100,000-key table's time when every name was).
         var leavesNothing = false
         var asciiAfter = true
-        for index in 0..<count where asciiAfter {
-            utf8(index) { name in
+        for key in keys where asciiAfter {
+            key.withNameUTF8 { name in
                 if name.count == bytes { leavesNothing = true } else if name[bytes] >= 0x80 { asciiAfter = false }
             }
         }
         if asciiAfter { return leavesNothing ? "" : String(decoding: first[..<bytes], as: UTF8.self) }
         let candidate = String(decoding: first[..<bytes], as: UTF8.self)
-        let strings = names()
+        let strings = keys.map(\.name)
         if strings.allSatisfy({ $0.utf8.count == bytes || $0.hasPrefix(candidate) }) {
             return strings.contains { $0.utf8.count == bytes } ? "" : candidate
         }
         return characterPrefix(strings)
     }
 
-    /// ``commonPrefix(_:)`` character by character.
+    /// ``commonPrefix(of:)`` character by character.
     private static func characterPrefix(_ names: [String]) -> String {
         guard names.count > 1, var prefix = names.first.map(Array.init) else { return "" }
         for name in names.dropFirst() {
