@@ -320,7 +320,7 @@ import Testing
                 if case .programReportNotWritten = $0 { return true }
                 return false
             }
-            #expect(reportWarnings.count == 1)
+            #expect(reportWarnings.count == 1, "\(reportWarnings.map(\.description))")
             #expect(reportWarnings.first?.description.contains("check that etcd answers") == true)
             #expect(service.programReportWriteCount == 0)
         }

@@ -231,14 +231,23 @@ final class EtcdProgramReportPublisher: ProgramReportPublishing {
             }
         } catch {
             if ended { output.withLock { $0.ended = true } }
-            warn(error.isRequestTooLarge ? "etcd refuses even a report of a few KiB: \(error.reason)" : error.reason)
+            warn(
+                error.isRequestTooLarge ? "etcd refuses even a report of a few KiB: \(error.reason)" : error.reason,
+                problem: Self.outOfReach.contains(error.kind) ? "out of reach" : nil)
         }
     }
 
-    private func warn(_ reason: String) {
+    /// The failures that mean etcd is out of reach: while it is, one warning says so, however the words of each
+    /// failure change (a refused connection, then a call timed out on a starved thread).
+    private static let outOfReach: Set<EtcdError.Kind> = [.unreachable, .timedOut, .outcomeUnknown]
+
+    /// Warns that the report was not written (or not whole), once for each problem in a row: `problem` names it when
+    /// failures worded differently are one problem, else `reason` does.
+    private func warn(_ reason: String, problem: String? = nil) {
+        let problem = problem ?? reason
         let isNew = output.withLock { output -> Bool in
-            defer { output.lastProblem = reason }
-            return output.lastProblem != reason
+            defer { output.lastProblem = problem }
+            return output.lastProblem != problem
         }
         if isNew { onWarning?(.programReportNotWritten(path: location, reason: reason)) }
     }
