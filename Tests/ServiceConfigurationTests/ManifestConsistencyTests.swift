@@ -1,6 +1,7 @@
 import DemoConfiguration
 import Foundation
 import ServiceConfiguration
+import SharedTestSupport
 import Testing
 
 @Suite("Manifests that contradict themselves are refused with the place inside the file")
@@ -44,6 +45,60 @@ struct ManifestConsistencyTests {
         #expect(throws: ConfigurationManifestError(url: nil, problem: problem)) {
             try ConfigurationCatalog(manifest: Self.manifest(keys: keys))
         }
+    }
+
+    @Test("a picker's first repeated value is refused naming the one it repeats, lists short and long (seeded)")
+    func duplicateChoices() throws {
+        var random = SeededGenerator(seed: 2712)
+        for _ in 0..<600 {
+            let count = Int.random(in: 1...40, using: &random)
+            var values = (0..<count).map { "v\($0)" }
+            var repeated: (first: Int, index: Int)?
+            if count > 1, Bool.random(using: &random) {
+                let index = Int.random(in: 1..<count, using: &random)
+                // Anywhere before it, or just before it (so long lists repeat late choices too).
+                let first = Bool.random(using: &random) ? Int.random(in: 0..<index, using: &random) : index - 1
+                if Bool.random(using: &random) {
+                    values[first] = "\u{E9}\(first)"
+                    values[index] = "e\u{301}\(first)"
+                } else {
+                    values[index] = values[first]
+                }
+                repeated = (first, index)
+            }
+            let choices = values.map { #"{"value": "\#($0)", "title": "T \#($0)"}"# }.joined(separator: ", ")
+            let data = Self.manifest(keys: #"{"name": "p", "control": {"kind": "picker", "choices": [\#(choices)]}}"#)
+            if let (first, index) = repeated {
+                let error = #expect(throws: ConfigurationManifestError.self) {
+                    try ConfigurationCatalog(manifest: data)
+                }
+                let problem = error?.problem ?? ""
+                #expect(
+                    problem.hasPrefix("scopes[1].keys[0].control.choices[\(index)]: duplicate value ")
+                        && problem.hasSuffix("(also choices[\(first)])"), "\(count) choices: \(problem)")
+            } else {
+                let catalog = try ConfigurationCatalog(manifest: data)
+                #expect(
+                    catalog.descriptor(named: "p")?.control
+                        == .picker(values.map { .init(value: $0, title: "T \($0)") }))
+            }
+        }
+    }
+
+    @Test("pickers that differ only in their choices' titles or enabled flags each keep their own")
+    func pickersKeepTheirTitles() throws {
+        let keys = [
+            #"{"name": "p1", "control": {"kind": "picker", "choices": [{"value": "x", "title": "Alpha"}]}}"#,
+            #"{"name": "p2", "control": {"kind": "picker", "choices": [{"value": "x", "title": "Apple"}]}}"#,
+            #"{"name": "p3", "control": {"kind": "picker", "choices": [{"value": "x", "title": "Alpha", "enabled": true}]}}"#,
+            #"{"name": "p4", "control": {"kind": "picker", "choices": [{"value": "x", "title": "Alpha"}]}}"#,
+        ]
+        let catalog = try ConfigurationCatalog(manifest: Self.manifest(keys: keys.joined(separator: ", ")))
+        #expect(catalog.descriptor(named: "p1")?.control == .picker([.init(value: "x", title: "Alpha")]))
+        #expect(catalog.descriptor(named: "p2")?.control == .picker([.init(value: "x", title: "Apple")]))
+        #expect(
+            catalog.descriptor(named: "p3")?.control == .picker([.init(value: "x", title: "Alpha", isEnabled: true)]))
+        #expect(catalog.descriptor(named: "p4")?.control == .picker([.init(value: "x", title: "Alpha")]))
     }
 
     @Test("the demo's manifest, written by the program, passes every check")

@@ -308,6 +308,22 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             let control: ConfigurationDebugControl
             let toggleStrings: ToggleStrings
             let pattern: ConfigurationValuePattern
+
+            /// The scope, the value type, the control's kind and its choices' values: what tells a scope's shapes
+            /// apart in practice, without hashing every choice's title (equality still compares everything).
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(scopeName)
+                hasher.combine(valueTypeName)
+                switch control {
+                case .toggle: hasher.combine(0)
+                case .text: hasher.combine(1)
+                case .json: hasher.combine(2)
+                case .number(let kind, _): hasher.combine(kind)
+                case .picker(let choices):
+                    hasher.combine(choices.count)
+                    for choice in choices { hasher.combine(choice.value) }
+                }
+            }
         }
 
         private var shapes: [Kind: Shape] = [:]

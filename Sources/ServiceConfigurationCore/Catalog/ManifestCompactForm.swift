@@ -382,51 +382,69 @@ enum ManifestCompactForm {
         }
 
         mutating func key() -> ManifestDocument.Key? {
+            // Each member into a variable of its own, the entry made from them at the end: reading them into an
+            // entry that the closure captures made the compiler copy the whole entry (eleven members, each a
+            // retain) to return it, and destroy the original.
             var name: String?
             var control: ManifestDocument.Control?
-            // The optional members are read straight into the entry; `name` and `control` must be there.
-            var key = ManifestDocument.Key(name: "", control: ManifestDocument.Control(kind: ""))
+            var title: String?
+            var type: String?
+            var defaultValue: String?
+            var summary: String?
+            var pattern: String?
+            var format: String?
+            var owner: String?
+            var ticket: String?
+            var removeBy: ManifestDocument.RemoveBy?
             let read = object { reader, member in
                 switch member {
                 case "name": return once(&name, reader.string())
                 case "control": return once(&control, reader.control())
-                case "title": return once(&key.title, reader.string())
-                case "type": return once(&key.type, reader.string())
-                case "default": return once(&key.default, reader.string())
-                case "summary": return once(&key.summary, reader.string())
-                case "pattern": return once(&key.pattern, reader.string())
-                case "format": return once(&key.format, reader.string())
-                case "owner": return once(&key.owner, reader.string())
-                case "ticket": return once(&key.ticket, reader.string())
-                case "removeBy": return once(&key.removeBy, reader.removeBy())
+                case "title": return once(&title, reader.string())
+                case "type": return once(&type, reader.string())
+                case "default": return once(&defaultValue, reader.string())
+                case "summary": return once(&summary, reader.string())
+                case "pattern": return once(&pattern, reader.string())
+                case "format": return once(&format, reader.string())
+                case "owner": return once(&owner, reader.string())
+                case "ticket": return once(&ticket, reader.string())
+                case "removeBy": return once(&removeBy, reader.removeBy())
                 default: return reader.skipValue(depth: 5)
                 }
             }
             guard read, let name, let control else { return nil }
-            key.name = name
-            key.control = control
-            return key
+            return ManifestDocument.Key(
+                name: name, title: title, type: type, default: defaultValue, control: control, summary: summary,
+                pattern: pattern, format: format, owner: owner, ticket: ticket, removeBy: removeBy)
         }
 
         mutating func control() -> ManifestDocument.Control? {
+            // As in `key()`: variables of their own, not an entry the closure captures.
             var kind: String?
-            var control = ManifestDocument.Control(kind: "")
+            var choices: [ManifestDocument.Choice]?
+            var on: String?
+            var off: String?
+            var number: String?
+            var minimum: String?
+            var maximum: String?
+            var step: String?
             let read = object { reader, member in
                 switch member {
                 case "kind": return once(&kind, reader.string())
-                case "choices": return once(&control.choices, reader.array { $0.choice() })
-                case "on": return once(&control.on, reader.string())
-                case "off": return once(&control.off, reader.string())
-                case "number": return once(&control.number, reader.string())
-                case "minimum": return once(&control.minimum, reader.string())
-                case "maximum": return once(&control.maximum, reader.string())
-                case "step": return once(&control.step, reader.string())
+                case "choices": return once(&choices, reader.array { $0.choice() })
+                case "on": return once(&on, reader.string())
+                case "off": return once(&off, reader.string())
+                case "number": return once(&number, reader.string())
+                case "minimum": return once(&minimum, reader.string())
+                case "maximum": return once(&maximum, reader.string())
+                case "step": return once(&step, reader.string())
                 default: return reader.skipValue(depth: 6)
                 }
             }
             guard read, let kind else { return nil }
-            control.kind = kind
-            return control
+            return ManifestDocument.Control(
+                kind: kind, on: on, off: off, number: number, minimum: minimum, maximum: maximum, step: step,
+                choices: choices)
         }
 
         mutating func choice() -> ManifestDocument.Choice? {

@@ -29,18 +29,39 @@ struct ManifestDocument: Decodable {
         var keys: [Key]
     }
 
-    struct Key: Decodable {
-        var name: String
-        var title: String?
-        var type: String?
-        var `default`: String?
-        var control: Control
-        var summary: String?
-        var pattern: String?
-        var format: String?
-        var owner: String?
-        var ticket: String?
-        var removeBy: RemoveBy?
+    /// One key's entry. A class, not a struct: each entry the reader makes is handed from its scope's list to
+    /// ``descriptor(scope:sharing:packed:)``, and the struct (nineteen strings) was copied for that call, each string
+    /// retained and released, and destroyed after it: about a twelfth of the instructions of reading a manifest
+    /// (callgrind, BENCHMARKS.md).
+    final class Key: Decodable {
+        let name: String
+        let title: String?
+        let type: String?
+        let `default`: String?
+        let control: Control
+        let summary: String?
+        let pattern: String?
+        let format: String?
+        let owner: String?
+        let ticket: String?
+        let removeBy: RemoveBy?
+
+        init(
+            name: String, title: String?, type: String?, default defaultValue: String?, control: Control,
+            summary: String?, pattern: String?, format: String?, owner: String?, ticket: String?, removeBy: RemoveBy?
+        ) {
+            self.name = name
+            self.title = title
+            self.type = type
+            self.default = defaultValue
+            self.control = control
+            self.summary = summary
+            self.pattern = pattern
+            self.format = format
+            self.owner = owner
+            self.ticket = ticket
+            self.removeBy = removeBy
+        }
     }
 
     /// `{"date": "2027-03-31"}` or `{"version": "8.4"}`.
@@ -123,19 +144,8 @@ struct ManifestDocument: Decodable {
 
 extension ManifestDocument.Key {
     /// The manifest entry of `descriptor`.
-    init(_ descriptor: ConfigurationKeyDescriptor) {
-        name = descriptor.name
-        title = descriptor.title
-        type = descriptor.valueTypeName
-        `default` = descriptor.defaultValueString
-        summary = descriptor.summary
-        pattern = descriptor.pattern.regularExpression
-        format = descriptor.pattern.format
-        owner = descriptor.lifecycle.owner
-        ticket = descriptor.lifecycle.ticket
-        removeBy = descriptor.lifecycle.removeBy.map { due in
-            due.kind == .date ? ManifestDocument.RemoveBy(date: due.text) : ManifestDocument.RemoveBy(version: due.text)
-        }
+    convenience init(_ descriptor: ConfigurationKeyDescriptor) {
+        let control: ManifestDocument.Control
         switch descriptor.control {
         case .toggle:
             control = .init(kind: "toggle", on: descriptor.toggleStrings.on, off: descriptor.toggleStrings.off)
@@ -151,6 +161,15 @@ extension ManifestDocument.Key {
                 choices: choices.map { .init(value: $0.value, title: $0.title, enabled: $0.isEnabled) }
             )
         }
+        self.init(
+            name: descriptor.name, title: descriptor.title, type: descriptor.valueTypeName,
+            default: descriptor.defaultValueString, control: control, summary: descriptor.summary,
+            pattern: descriptor.pattern.regularExpression, format: descriptor.pattern.format,
+            owner: descriptor.lifecycle.owner, ticket: descriptor.lifecycle.ticket,
+            removeBy: descriptor.lifecycle.removeBy.map { due in
+                due.kind == .date
+                    ? ManifestDocument.RemoveBy(date: due.text) : ManifestDocument.RemoveBy(version: due.text)
+            })
     }
 
     /// The descriptor this entry describes, after checking that it is consistent; its picker list or number range
@@ -224,6 +243,27 @@ extension ManifestDocument.Key {
 }
 
 extension ManifestDocument.Control {
+    /// The first choice whose value an earlier one has (`index`), and that earlier one (`first`). A short list is
+    /// compared pair by pair: a dictionary for each picker was a sixth of the instructions of reading a manifest a
+    /// quarter of whose keys are pickers (callgrind, BENCHMARKS.md).
+    static func firstDuplicate(in choices: [ManifestDocument.Choice]) -> (first: Int, index: Int)? {
+        guard choices.count > 16 else {
+            for index in choices.indices {
+                if let first = choices[..<index].firstIndex(where: { $0.value == choices[index].value }) {
+                    return (first, index)
+                }
+            }
+            return nil
+        }
+        var firstIndex: [String: Int] = [:]
+        firstIndex.reserveCapacity(choices.count)
+        for (index, choice) in choices.enumerated() {
+            if let first = firstIndex[choice.value] { return (first, index) }
+            firstIndex[choice.value] = index
+        }
+        return nil
+    }
+
     /// The control this entry describes; problems are relative to the key.
     func erased() throws(ManifestDocument.KeyProblem) -> ConfigurationDebugControl {
         func fail(_ problem: String) -> ManifestDocument.KeyProblem { .init(problem: problem) }
@@ -259,14 +299,10 @@ extension ManifestDocument.Control {
             }
         case "picker":
             guard let choices, !choices.isEmpty else { throw fail(".control.choices must list at least one choice") }
-            var firstIndex: [String: Int] = [:]
-            for (index, choice) in choices.enumerated() {
-                if let first = firstIndex[choice.value] {
-                    throw fail(
-                        ".control.choices[\(index)]: duplicate value \(ConfigurationDecodingError.quoted(choice.value)) "
-                            + "(also choices[\(first)])")
-                }
-                firstIndex[choice.value] = index
+            if let (first, index) = Self.firstDuplicate(in: choices) {
+                throw fail(
+                    ".control.choices[\(index)]: duplicate value \(ConfigurationDecodingError.quoted(choices[index].value)) "
+                        + "(also choices[\(first)])")
             }
             return .picker(
                 choices.map { .init(value: $0.value, title: $0.title ?? $0.value, isEnabled: $0.enabled) }

@@ -43,12 +43,16 @@ public struct ConfigurationKeyLifecycle: Sendable, Hashable {
     /// Why the declaration cannot work as written (a removal date that is not a date, an owner with a line break),
     /// or `nil`. ``ConfigurationCatalog`` refuses such a key, naming it.
     public var problem: String? {
-        for (label, text) in [("owner", owner), ("ticket", ticket)] {
-            if let text, text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                return "\(label) \"\(VisibleText.escaped(text))\" holds a control character; write it on one line"
-            }
+        // Each field on its own: a list of the two cost an allocation for every key of a manifest.
+        Self.lineProblem("owner", owner) ?? Self.lineProblem("ticket", ticket) ?? removeBy?.problem
+    }
+
+    /// Why `text`, the field named `label`, cannot be written on one line, or `nil`.
+    private static func lineProblem(_ label: String, _ text: String?) -> String? {
+        guard let text, text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return nil
         }
-        return removeBy?.problem
+        return "\(label) \"\(VisibleText.escaped(text))\" holds a control character; write it on one line"
     }
 }
 
