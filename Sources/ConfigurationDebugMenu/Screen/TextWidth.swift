@@ -1,3 +1,5 @@
+import ServiceConfigurationCore
+
 /// Terminal column widths of text: 2 for East Asian wide and fullwidth characters and emoji, 0 for combining marks
 /// and other zero-width characters, 1 otherwise. Works on grapheme clusters (Swift `Character`s), so an emoji with a
 /// skin-tone modifier or a ZWJ sequence takes the width of one emoji.
@@ -48,8 +50,10 @@ package enum TextWidth {
     /// The columns of ASCII text: one per printable byte, none for a control character (as the per-character rule
     /// gives); `nil` when not every byte is ASCII.
     private static func ofASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var columns = 0
-        for byte in bytes {
+        // The printable start eight bytes at a time, then byte by byte.
+        let printable = ASCIIRun.printablePrefix(of: bytes)
+        var columns = printable
+        for byte in bytes[printable...] {
             guard byte < 0x80 else { return nil }
             if byte >= 0x20, byte < 0x7F { columns += 1 }
         }

@@ -576,6 +576,8 @@ enum ManifestCompactForm {
         mutating func string() -> String? {
             guard take(0x22) else { return nil }
             let start = index
+            // The plain part, eight bytes at a time; the loop below takes the rest (and an end it stopped at).
+            index = ASCIIRun.endOfPlainJSONString(in: bytes, from: index)
             var ascii = true
             while index < bytes.count {
                 let byte = bytes[index]
