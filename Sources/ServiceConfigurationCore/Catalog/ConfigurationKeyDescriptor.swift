@@ -327,6 +327,10 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
         }
 
         private var shapes: [Kind: Shape] = [:]
+        /// The last few shapes found, looked through (by equality) before the table: a scope's keys come in a few
+        /// kinds, and comparing a key's kind with theirs costs less than hashing it (the table's hashing and probing
+        /// were a sixteenth of the instructions to the menu's first frame from a manifest; BENCHMARKS.md).
+        private var recent: [(kind: Kind, shape: Shape)] = []
 
         /// The shared shape of a key known by description (validated by its control, toggle strings and pattern).
         fileprivate func shape(
@@ -336,11 +340,18 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
             let kind = Kind(
                 scopeName: scopeName, valueTypeName: valueTypeName, control: control, toggleStrings: toggleStrings,
                 pattern: pattern)
-            if let shape = shapes[kind] { return shape }
-            let shape = Shape(
-                scopeName: scopeName, valueTypeName: valueTypeName, control: StoredControl(control),
-                toggleStrings: toggleStrings, pattern: pattern, validator: nil)
-            shapes[kind] = shape
+            if let found = recent.first(where: { $0.kind == kind }) { return found.shape }
+            let shape: Shape
+            if let known = shapes[kind] {
+                shape = known
+            } else {
+                shape = Shape(
+                    scopeName: scopeName, valueTypeName: valueTypeName, control: StoredControl(control),
+                    toggleStrings: toggleStrings, pattern: pattern, validator: nil)
+                shapes[kind] = shape
+            }
+            if recent.count == 8 { recent.removeFirst() }
+            recent.append((kind, shape))
             return shape
         }
     }
