@@ -538,6 +538,8 @@ enum ManifestCompactForm {
             guard take(0x5B) else { return nil }
             var elements: [Element] = []
             if take(0x5D) { return elements }
+            // Room for a picker's few choices at once (growing from one took two more allocations and copies).
+            elements.reserveCapacity(4)
             repeat {
                 guard let next = element(&self) else { return nil }
                 elements.append(next)
