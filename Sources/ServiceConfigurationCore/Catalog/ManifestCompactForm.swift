@@ -360,6 +360,7 @@ enum ManifestCompactForm {
                 guard reader.take(0x22) else { return false }
                 let start = reader.index
                 // A name in the plain form is compared as written; one with an escape is decoded first.
+                reader.index = ASCIIRun.endOfPlainJSONString(in: reader.bytes, from: start)
                 while reader.index < reader.bytes.count, reader.bytes[reader.index] >= 0x20,
                     reader.bytes[reader.index] != 0x22, reader.bytes[reader.index] != 0x5C
                 {
@@ -601,6 +602,7 @@ enum ManifestCompactForm {
         mutating func skipString() -> Bool {
             guard take(0x22) else { return false }
             let start = index
+            index = ASCIIRun.endOfPlainJSONString(in: bytes, from: index)
             while index < bytes.count {
                 switch bytes[index] {
                 case 0x22:
