@@ -328,8 +328,8 @@ public struct ConfigurationKeyDescriptor: Sendable, Identifiable, CustomStringCo
 
         private var shapes: [Kind: Shape] = [:]
         /// The last few shapes found, looked through (by equality) before the table: a scope's keys come in a few
-        /// kinds, and comparing a key's kind with theirs costs less than hashing it (the table's hashing and probing
-        /// were a sixteenth of the instructions to the menu's first frame from a manifest; BENCHMARKS.md).
+        /// kinds, and comparing a key's kind with theirs costs less than hashing it (the table's hashing, probing and
+        /// copies of kinds were about a tenth of the instructions to the menu's first frame from a manifest).
         private var recent: [(kind: Kind, shape: Shape)] = []
 
         /// The shared shape of a key known by description (validated by its control, toggle strings and pattern).
