@@ -1,6 +1,6 @@
 /// Runs of plain ASCII found eight bytes at a time (one 64-bit word per step instead of a comparison per byte):
-/// what the manifest reader and the menu's key table spend most of their time on is runs of printable ASCII in
-/// names and titles.
+/// most of the bytes the manifest reader and the menu's key table scan are runs of printable ASCII in names and
+/// titles.
 ///
 /// Each mask below marks (in a byte's high bit) the bytes of a word that are special. A mask may also mark bytes
 /// above the first special one that are not (a borrow carries upward), never one below it, so its lowest mark is
