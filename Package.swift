@@ -201,7 +201,9 @@ let package = Package(
             path: "Sources/ConfigurationBenchmarks",
             swiftSettings: swiftSettings
         ),
-        .target(name: "SharedTestSupport", path: "Tests/SharedTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "SharedTestSupport", dependencies: ["ServiceConfigurationTesting"], path: "Tests/SharedTestSupport",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "store-test-helper",
             dependencies: library,

@@ -296,7 +296,7 @@ struct ServedMenu {
         let process = try ChildProcess(
             BuiltTools.path("config-menu"), ["serve", "--listen", "127.0.0.1:0", "--store", store] + extra,
             standardError: .lines)
-        let found = try await poll(within: 60) { process.lines.contains { $0.hasPrefix("Ctrl-C stops.") } }
+        let found = await poll(within: 60) { process.lines.contains { $0.hasPrefix("Ctrl-C stops.") } }
         let text = process.lines.joined(separator: "\n")
         try #require(found, "serve did not start: \(text)")
         let port = try #require(

@@ -24,7 +24,7 @@ func configMenu(
 
 /// Whether process `pid` is gone (or a zombie nobody reaped yet), polling up to `seconds`.
 func processGone(_ pid: pid_t, within seconds: Double = 10) async throws -> Bool {
-    try await poll(within: seconds) {
+    await poll(within: seconds) {
         guard kill(pid, 0) == 0 else { return true }
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
         return stat.split(separator: ")").last?.split(separator: " ").first == "Z"

@@ -61,18 +61,12 @@ final class SleepRecorder: Sendable {
     }
 }
 
-/// Waits (polling, never longer than `seconds`) until `condition` holds. The bound is generous: the whole suite
-/// runs its tests in parallel on two cores (and CI runs it again under ThreadSanitizer), so a schedule of nine quick
-/// attempts can take many seconds there; and at the start of a ThreadSanitizer run every test was seen queued for 68 s
-/// (a trivial test "passed after 68 s"), the program under test's own tasks with them, which a 60-s bound failed.
-/// Only a failing wait takes the whole bound.
+/// Waits (polling, for `seconds` of polling; see ``poll(within:every:_:)`` for how a starved process is counted)
+/// until `condition` holds. The bound is generous: the whole suite runs its tests in parallel on two cores (and CI runs
+/// it again under ThreadSanitizer), so a schedule of nine quick attempts can take many seconds there. Only a failing
+/// wait takes the whole bound.
 func pollUntil(within seconds: Double = 180, _ condition: () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
+    await poll(within: seconds, every: .milliseconds(10), condition)
 }
 
 extension Duration {

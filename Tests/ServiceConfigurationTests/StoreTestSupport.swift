@@ -79,16 +79,11 @@ func mode(of path: String) -> mode_t {
     return info.st_mode & 0o777
 }
 
-/// Waits (polling, up to `seconds`) until `condition` holds; returns whether it did. The default bound is long (only
-/// a failing wait pays it): the full run on 2 cores, with etcd, tmux and demo processes beside it, has taken more
-/// than 5 s for a polling watcher to see a change.
+/// Waits (polling, for `seconds` of polling, see ``poll(within:every:_:)``) until `condition` holds; returns whether
+/// it did. The default bound is long (only a failing wait pays it): the full run on 2 cores, with etcd, tmux and demo
+/// processes beside it, has taken more than 5 s for a polling watcher to see a change.
 func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
+    await poll(within: seconds, every: .milliseconds(10)) { condition() }
 }
 
 /// The folder holding the checked-in corrupt-store corpus.

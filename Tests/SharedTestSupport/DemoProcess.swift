@@ -32,7 +32,7 @@ public final class DemoProcess: Sendable {
 
     /// Waits (polling) until the demo printed `text`.
     public func wait(for text: String, within seconds: Double = 60) async throws -> Bool {
-        try await poll(within: seconds) { self.printed.contains(text) }
+        await poll(within: seconds) { self.printed.contains(text) }
     }
 
     /// Presses Enter: the demo opens its profile screen (and reads its keys).
@@ -45,16 +45,4 @@ public final class DemoProcess: Sendable {
         child.signal(signal)
         return await child.exitCode(within: 20) != nil
     }
-}
-
-/// Polls `condition` every 20 ms until it holds or `seconds` pass; returns whether it held. It looks once more after
-/// the deadline: a test process starved of threads by its neighbours may wake only after the condition came true and
-/// the deadline passed.
-public func poll(within seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return try condition()
 }

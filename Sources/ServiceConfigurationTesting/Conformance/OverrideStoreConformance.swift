@@ -618,14 +618,30 @@ func sameJSON(_ left: String?, _ right: String?) -> Bool {
     return a.isEqual(b)
 }
 
-/// Whether `condition` holds within `timeout`, asked every 20 ms.
-package func poll(within timeout: Duration, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
+/// Whether `condition` holds within `timeout` of polling, asked every `interval`.
+///
+/// The bound counts the time the poller was run, not the wall clock: a sleep that comes back more than a second late
+/// counts as one second. What a conformance check polls for is work of the same process (a store's watcher, a
+/// source's change watch) on the same concurrency pool; when the tests beside it block the pool's threads (in a
+/// ThreadSanitizer run of this package every task of the process was once held back for three minutes), the poller
+/// and the work it waits for stall together, and a wall-clock deadline would expire during the stall and fail before
+/// the work had its turn. The wall clock still bounds the wait, at three times `timeout`, so a wait that cannot
+/// succeed ends.
+package func poll(
+    within timeout: Duration, every interval: Duration = .milliseconds(20), _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    let clock = ContinuousClock()
+    let wallLimit = clock.now.advanced(by: timeout * 3)
+    var counted = Duration.zero
+    var last = clock.now
+    while counted < timeout, last < wallLimit {
+        if try await condition() { return true }
+        try? await Task.sleep(for: interval)
+        let now = clock.now
+        counted += min(now - last, .seconds(1))
+        last = now
     }
-    return condition()
+    return try await condition()
 }
 
 /// Runs `body` on `count` threads of their own at once (a store's calls block, so not on the cooperative pool) and
