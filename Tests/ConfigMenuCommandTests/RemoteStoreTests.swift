@@ -332,7 +332,7 @@ struct RemoteStoreTests {
         #expect(store.liveReloadProblem == nil)
         // Another writer, seen live through the change stream.
         #expect(try configMenu(["set", Self.like, "Y", "--store", file]).status == 0)
-        #expect(try await poll(within: 30) { service.resolution(forKeyNamed: Self.like)?.value == "Y" })
+        #expect(await poll(within: 30) { service.resolution(forKeyNamed: Self.like)?.value == "Y" })
 
         served.process.signal(SIGSTOP)
         do {
@@ -345,7 +345,7 @@ struct RemoteStoreTests {
         served.process.signal(SIGCONT)
         _ = served.process.stop(signal: SIGKILL)
 
-        #expect(try await poll(within: 30) { store.liveReloadProblem != nil })
+        #expect(await poll(within: 30) { store.liveReloadProblem != nil })
         #expect(store.liveReloadProblem?.contains("not arriving") == true, "\(store.liveReloadProblem ?? "")")
         #expect(service.resolution(forKeyNamed: Self.like)?.value == "Y", "the last overrides keep applying")
         do {
@@ -388,7 +388,7 @@ struct RemoteStoreTests {
         try store.modify { $0[Self.typing] = OverrideEntry(value: "4500") }
         #expect(try configMenu(["get", Self.typing, "--store", file]).output.contains("4500"))
         #expect(try configMenu(["set", Self.like, "Y", "--store", file]).status == 0)
-        #expect(try await poll(within: 30) { service.resolution(forKeyNamed: Self.like)?.value == "Y" })
+        #expect(await poll(within: 30) { service.resolution(forKeyNamed: Self.like)?.value == "Y" })
     }
 
     @Test("store locations: http:// and https:// are stores, look-alikes are refused with the forms")

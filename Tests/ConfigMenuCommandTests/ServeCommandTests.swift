@@ -109,16 +109,16 @@ struct ServeCommandTests {
         let reader = try ChildProcess(
             Self.python, [Self.fixtures.appendingPathComponent("sse_client.py").path, served.base + "/ofrep/v1/events"])
         defer { _ = reader.stop(signal: SIGKILL) }
-        #expect(try await poll(within: 60) { reader.lines.contains { $0.contains(#""event": "ready""#) } })
+        #expect(await poll(within: 60) { reader.lines.contains { $0.contains(#""event": "ready""#) } })
         try set(Self.concurrency, "7")
         #expect(
-            try await poll(within: 30) {
+            await poll(within: 30) {
                 reader.lines.contains { $0.contains("flags-changed") && $0.contains(Self.concurrency) }
             }, "\(reader.lines)")
         let resetRun = try configMenu(["reset", Self.concurrency, "--store", store])
         #expect(resetRun.status == 0)
         #expect(
-            try await poll(within: 30) {
+            await poll(within: 30) {
                 reader.lines.filter { $0.contains("flags-changed") && $0.contains(Self.concurrency) }.count == 2
             }, "\(reader.lines)")
         let changes = reader.lines.filter { $0.contains("flags-changed") }
@@ -128,7 +128,7 @@ struct ServeCommandTests {
         let expiring = try configMenu(["set", Self.like, "Y", "--for", "2s", "--store", store])
         #expect(expiring.status == 0, "\(expiring.error)")
         #expect(
-            try await poll(within: 30) {
+            await poll(within: 30) {
                 reader.lines.filter { $0.contains("flags-changed") && $0.contains(Self.like) }.count == 2
             }, "set, then expired: \(reader.lines)")
         let expired = try evaluate(served, [("bool", Self.like, true)])
@@ -215,10 +215,10 @@ struct ServeCommandTests {
         // answer comes, so every other probe's line comes before the hung one's (answered when `serve` gives up on
         // it, after 10 s). The order is what is checked, not what this test sees when: under ThreadSanitizer this
         // test's own polling can be held up past those 10 s by the tests that block the cooperative pool.
-        #expect(try await poll(within: 60) { probes.lines.contains { $0.contains(#""probe": "early-close""#) } })
+        #expect(await poll(within: 60) { probes.lines.contains { $0.contains(#""probe": "early-close""#) } })
         let during = try evaluate(served, [("int", Self.concurrency, 1)])
         #expect(during[Self.concurrency]?["value"] as? Int == 4, "served beside a hung client")
-        #expect(try await poll(within: 60 * timingSlack) { probes.lines.contains { $0.contains(#""probe": "hang""#) } })
+        #expect(await poll(within: 60 * timingSlack) { probes.lines.contains { $0.contains(#""probe": "hang""#) } })
         let order = probes.lines.map { line in ["hang", "early-close"].first { line.contains("\"probe\": \"\($0)\"") } }
         let (answered, hung) = (order.firstIndex(of: "early-close") ?? .max, order.firstIndex(of: "hang") ?? -1)
         #expect(answered < hung, "the hung client was still waiting when the others were answered: \(probes.lines)")

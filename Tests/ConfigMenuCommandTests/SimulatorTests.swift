@@ -72,16 +72,16 @@ struct SimulatorTests {
         let store = simulators.store(of: shop, on: iPhone, appName: "shop")
         let app = try DemoProcess(arguments: ["--store", store.path, "--poll"])
         func printed() -> String { app.printed }
-        #expect(try await poll(within: 30) { printed().contains("album like button: hidden") })
+        #expect(await poll(within: 30) { printed().contains("album like button: hidden") })
 
         let set = try simulators.run(
             ["set", "function.album.like.enabled", "Y", "--simulator", shop, "--app-name", "shop"])
         #expect(set.status == 0, "\(set.error)")
         #expect(
-            try await poll(within: 30) {
+            await poll(within: 30) {
                 printed().contains("function.album.like.enabled: N") && printed().contains("-> Y")
             })
-        #expect(try await poll(within: 30) { printed().contains("album like button: shown") })
+        #expect(await poll(within: 30) { printed().contains("album like button: shown") })
     }
 
     // MARK: Choosing the device and the store

@@ -26,7 +26,7 @@ struct BigReportEndToEndTests {
         let writer = try ChildProcess(
             "/usr/bin/env", ["python3", Self.writer.path, programs.path, store.path, "100000"], standardError: .discard)
         // The first report is written before the menu starts, so its start reads one too.
-        #expect(try await poll(within: 60) { !writer.lines.isEmpty })
+        #expect(await poll(within: 60) { !writer.lines.isEmpty })
         #expect(writer.lines.first?.contains("written 1") == true, "\(writer.lines)")
         let size =
             (try FileManager.default.contentsOfDirectory(atPath: programs.path))

@@ -65,7 +65,7 @@ struct EtcdProgramCoverageSourceTests {
         etcd.kill()
         var down: ProgramCoverage?
         #expect(
-            try await poll(within: 40) {
+            await poll(within: 40) {
                 if let coverage = source.poll(now: 60) { down = coverage }
                 return down?.problems.isEmpty == false
             })
@@ -79,14 +79,14 @@ struct EtcdProgramCoverageSourceTests {
         _ = try client.put(try report("remote", reads: ["a.one", "b.two"]), at: key, lease: renewed)
         var latest: ProgramCoverage?
         #expect(
-            try await poll(within: 15) {
+            await poll(within: 15) {
                 if let coverage = source.poll(now: 100) { latest = coverage }
                 return latest?.read(named: "b.two") != nil
             })
         // The report expires (its lease revoked): the menu drops it.
         try client.revoke(lease: renewed)
         #expect(
-            try await poll(within: 15) {
+            await poll(within: 15) {
                 if let coverage = source.poll(now: 200) { latest = coverage }
                 return latest?.isEmpty == true
             })

@@ -107,15 +107,15 @@ import Testing
             let store = try EtcdFixture.store(etcd, prefix: EtcdFixture.prefix("batch"))
             let service = try makeService(store) { $0.programReportInterval = .milliseconds(300) }
             _ = service.count
-            #expect(try await poll(within: 10) { service.programReportWriteCount == 1 })
+            #expect(await poll(within: 10) { service.programReportWriteCount == 1 })
             for _ in 0..<1000 { _ = service.count }
             _ = service.flag
             #expect(
-                try await poll(within: 10) {
+                await poll(within: 10) {
                     EtcdProgramReportReader(client: store.client).read().reports.first?.reads.count == 2
                 })
             // The count moves once the put has returned, so a reader may see the report a moment before it does.
-            #expect(try await poll(within: 10) { service.programReportWriteCount == 2 })
+            #expect(await poll(within: 10) { service.programReportWriteCount == 2 })
             let writes = service.programReportWriteCount
             #expect(writes == 2)
             try await Task.sleep(for: .milliseconds(900))
@@ -181,7 +181,7 @@ import Testing
             #expect(statuses == ["no-lease-1-a": .stale, "local-2-b": .stale, "remote-3-c": .running])
             // The lease nobody keeps alive expires: the report is gone.
             #expect(
-                try await poll(within: 15) {
+                await poll(within: 15) {
                     !reader.read().reports.contains { $0.fileURL?.lastPathComponent == "local-2-b" }
                 })
             try store.client.revoke(lease: remoteLease)
@@ -309,7 +309,7 @@ import Testing
             }
             #expect(ContinuousClock.now - started < .milliseconds(500))
             #expect(
-                try await poll(within: 10) {
+                await poll(within: 10) {
                     warnings.all.contains {
                         if case .programReportNotWritten(let path, _) = $0 { return path.hasPrefix("etcd://") }
                         return false
