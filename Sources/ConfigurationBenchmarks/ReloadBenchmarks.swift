@@ -4,9 +4,11 @@ import ServiceConfigurationFileStore
 
 /// Live reload's tail: another process changes a key in a file store, and a running service's observer hears it
 /// (inotify). Many rounds, so the p95 is more than the second-worst sample; quiet, and with two processes spinning
-/// on the two cores for a minute first (a load of about 2). Two kinds of rounds: the other process replaces the file
-/// with one rename (timed from the rename: live reload's own latency), and the other process sets the key through
-/// the store (timed from the start of its `set`, which includes its lock, write and `fsync`).
+/// on the two cores for a minute first (a load of about 2). Three kinds of rounds: the other process replaces the
+/// file with one rename (timed from the rename: live reload's own latency); a process started for the round sets the
+/// key through the store (timed from the start of its `set`, which includes its lock, write and `fsync`, and the
+/// first run of the store's code in a fresh process); and one writer that keeps running (as the menu or a program
+/// does) sets a key each round when told to.
 func reloadBenchmarks() throws {
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("config-benchmarks-\(getpid())")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -23,8 +25,8 @@ func reloadBenchmarks() throws {
             for child in spinning { child.terminate() }
         }
         if spinners > 0 { Thread.sleep(forTimeInterval: 60) }
-        for replacing in [true, false] {
-            let url = folder.appendingPathComponent("reload-\(spinners)-\(replacing)/overrides.json")
+        for kind in WriterKind.allCases {
+            let url = folder.appendingPathComponent("reload-\(spinners)-\(kind)/overrides.json")
             let store = FileOverrideStore(url: url)
             let service = LiveConfigurationService(
                 overrideStore: store, watchMode: .inotify, overridePolicy: .allBuilds)
@@ -33,17 +35,24 @@ func reloadBenchmarks() throws {
                 let now = nanoseconds()
                 arrivals.withLock { for name in names where $0[name] == nil { $0[name] = now } }
             }
+            let running = kind == .running ? try RunningWriter(path: url.path) : nil
             var fromStart: [Double] = []
             var writing: [Double] = []
             var fromEnd: [Double] = []
             for round in 0..<rounds {
                 let key = "live.key\(round)"
-                let output = Pipe()
-                let writer = try childProcess(
-                    [replacing ? "--store-replacer" : "--store-writer", url.path, key, "Y"], output: output)
-                let stamps = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    .split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
-                writer.waitUntilExit()
+                let stamps: [UInt64]
+                if let running {
+                    stamps = try running.set(key)
+                } else {
+                    let output = Pipe()
+                    let writer = try childProcess(
+                        [kind == .replacing ? "--store-replacer" : "--store-writer", url.path, key, "Y"],
+                        output: output)
+                    stamps = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                        .split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
+                    writer.waitUntilExit()
+                }
                 let deadline = Date().addingTimeInterval(5)
                 while arrivals.withLock({ $0[key] }) == nil, Date() < deadline { usleep(200) }
                 guard let arrived = arrivals.withLock({ $0[key] }), stamps.count == 2 else {
@@ -55,12 +64,15 @@ func reloadBenchmarks() throws {
                 fromEnd.append(Double(Int64(arrived) - Int64(stamps[1])) / 1e6)
                 usleep(UInt32.random(in: 0...20_000))
             }
+            running?.finish()
             let load = "\(spinners == 0 ? "quiet" : "\(spinners) spinning"), load \(loadAverage())"
-            if replacing {
+            switch kind {
+            case .replacing:
                 tailRow(load, "file replaced (just before the rename) -> observer called", fromStart)
-            } else {
-                tailRow(load, "`set` started -> observer called", fromStart)
-                tailRow(load, "the `set` itself (lock, write, fsync, rename, fsync folder, journal)", writing)
+            case .fresh, .running:
+                let writer = kind == .fresh ? "a process started for it" : "a writer that keeps running"
+                tailRow(load, "`set` started -> observer called (\(writer))", fromStart)
+                tailRow(load, "the `set` itself (\(writer))", writing)
                 tailRow(load, "`set` returned -> observer called (negative: heard before it returned)", fromEnd)
             }
             withExtendedLifetime(observation) {}
@@ -70,11 +82,68 @@ func reloadBenchmarks() throws {
     print("Load average after: \(loadAverage())")
 }
 
+/// Who changes the store in a round.
+private enum WriterKind: CaseIterable {
+    /// A process that renames a prepared copy over the store.
+    case replacing
+    /// A process started for the round, which calls `set` once.
+    case fresh
+    /// One process for all rounds, which calls `set` when told to.
+    case running
+}
+
+/// The writer that keeps running: a child (`--store-writer-running PATH`) that sets each key it reads from its
+/// standard input and answers with the times its `set` started and returned.
+private final class RunningWriter {
+    private let child: Process
+    private let input = Pipe()
+    private let output = Pipe()
+    private var pending: [UInt8] = []
+
+    init(path: String) throws {
+        child = try childProcess(["--store-writer-running", path], input: input, output: output)
+    }
+
+    /// Has the writer set `key` to `Y`; returns its two times.
+    func set(_ key: String) throws -> [UInt64] {
+        input.fileHandleForWriting.write(Data((key + "\n").utf8))
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line.split(separator: " ").compactMap { UInt64($0) }
+            }
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw BenchmarkError("the running writer ended") }
+            pending.append(contentsOf: data)
+        }
+    }
+
+    /// Closes the writer's input and waits for it to end.
+    func finish() {
+        input.fileHandleForWriting.closeFile()
+        child.waitUntilExit()
+    }
+}
+
+/// The running writer's side: one store, a `set` of `Y` for each key read from standard input, each answered with
+/// the times the `set` started and returned.
+func runningStoreWriterChild(_ path: String) throws {
+    let store = FileOverrideStore(url: URL(fileURLWithPath: path))
+    while let key = readLine() {
+        let started = nanoseconds()
+        try store.set("Y", forKey: key)
+        let returned = nanoseconds()
+        FileHandle.standardOutput.write(Data("\(started) \(returned)\n".utf8))
+    }
+}
+
 /// A benchmark child process running this executable with `arguments`.
-private func childProcess(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+private func childProcess(_ arguments: [String], input: Pipe? = nil, output: Pipe? = nil) throws -> Process {
     let child = Process()
     child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     child.arguments = arguments
+    if let input { child.standardInput = input }
     if let output { child.standardOutput = output }
     try child.run()
     return child

@@ -144,6 +144,11 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-writer
 
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--spin" { spinChild() }
 
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--store-writer-running" {
+    try runningStoreWriterChild(CommandLine.arguments[2])
+    exit(0)
+}
+
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--store-replacer" {
     try storeReplacerChild(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
