@@ -47,4 +47,19 @@ struct PollingTests {
         // At least a look within the bound and the last one after it (a loaded run sleeps far past 0.2 s at once).
         #expect(calls.total >= 2)
     }
+
+    @Test("a cancelled task's poll looks once more and returns, instead of spinning through its bound")
+    func cancelled() async {
+        let calls = Calls()
+        let waiting = Task {
+            await poll(within: 30) {
+                _ = calls.next()
+                return false
+            }
+        }
+        waiting.cancel()
+        #expect(await !waiting.value)
+        // A cancelled sleep returns at once: without the check the poll would look millions of times in 30 s.
+        #expect(calls.total < 100)
+    }
 }

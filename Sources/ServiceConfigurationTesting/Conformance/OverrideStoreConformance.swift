@@ -626,14 +626,14 @@ func sameJSON(_ left: String?, _ right: String?) -> Bool {
 /// ThreadSanitizer run of this package every task of the process was once held back for three minutes), the poller
 /// and the work it waits for stall together, and a wall-clock deadline would expire during the stall and fail before
 /// the work had its turn. A wait that cannot succeed still ends: it lasts `timeout` plus the time the process was
-/// starved beyond a second at a time.
+/// starved beyond a second at a time. A cancelled task's wait looks once more and returns at once.
 package func poll(
     within timeout: Duration, every interval: Duration = .milliseconds(20), _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
     var counted = Duration.zero
     var last = clock.now
-    while counted < timeout {
+    while counted < timeout, !Task.isCancelled {
         if try await condition() { return true }
         try? await Task.sleep(for: interval)
         let now = clock.now
