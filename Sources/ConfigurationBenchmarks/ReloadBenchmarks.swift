@@ -8,7 +8,8 @@ import ServiceConfigurationFileStore
 /// file with one rename (timed from the rename: live reload's own latency); a process started for the round sets the
 /// key through the store (timed from the start of its `set`, which includes its lock, write and `fsync`, and the
 /// first run of the store's code in a fresh process); and one writer that keeps running (as the menu or a program
-/// does) sets a key each round when told to.
+/// does) sets a key each round when told to. Both writers also report their thread's schedule during the `set`
+/// (``ThreadSchedule``): time on a CPU, time runnable but waiting for one, and the rest, asleep.
 func reloadBenchmarks() throws {
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("config-benchmarks-\(getpid())")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -39,6 +40,9 @@ func reloadBenchmarks() throws {
             var fromStart: [Double] = []
             var writing: [Double] = []
             var fromEnd: [Double] = []
+            var computing: [Double] = []
+            var waiting: [Double] = []
+            var blocked: [Double] = []
             for round in 0..<rounds {
                 let key = "live.key\(round)"
                 let stamps: [UInt64]
@@ -55,13 +59,18 @@ func reloadBenchmarks() throws {
                 }
                 let deadline = Date().addingTimeInterval(5)
                 while arrivals.withLock({ $0[key] }) == nil, Date() < deadline { usleep(200) }
-                guard let arrived = arrivals.withLock({ $0[key] }), stamps.count == 2 else {
+                guard let arrived = arrivals.withLock({ $0[key] }), stamps.count >= 2 else {
                     print("| \(spinners) spinning | lost a notification in round \(round) | | | | |")
                     break
                 }
                 fromStart.append(Double(Int64(arrived) - Int64(stamps[0])) / 1e6)
                 writing.append(Double(stamps[1] - stamps[0]) / 1e6)
                 fromEnd.append(Double(Int64(arrived) - Int64(stamps[1])) / 1e6)
+                if stamps.count == 4 {
+                    computing.append(Double(stamps[2]) / 1e6)
+                    waiting.append(Double(stamps[3]) / 1e6)
+                    blocked.append(writing.last! - computing.last! - waiting.last!)
+                }
                 usleep(UInt32.random(in: 0...20_000))
             }
             running?.finish()
@@ -74,6 +83,9 @@ func reloadBenchmarks() throws {
                 tailRow(load, "`set` started -> observer called (\(writer))", fromStart)
                 tailRow(load, "the `set` itself (\(writer))", writing)
                 tailRow(load, "`set` returned -> observer called (negative: heard before it returned)", fromEnd)
+                tailRow(load, "the `set`'s thread on a CPU (\(writer))", computing)
+                tailRow(load, "the `set`'s thread runnable, waiting for a CPU (\(writer))", waiting)
+                tailRow(load, "the `set`'s thread asleep (its `fsync`s; \(writer))", blocked)
             }
             withExtendedLifetime(observation) {}
             store.stopWatching()
@@ -93,7 +105,7 @@ private enum WriterKind: CaseIterable {
 }
 
 /// The writer that keeps running: a child (`--store-writer-running PATH`) that sets each key it reads from its
-/// standard input and answers with the times its `set` started and returned.
+/// standard input and answers with the times its `set` started and returned (and its schedule in between).
 private final class RunningWriter {
     private let child: Process
     private let input = Pipe()
@@ -104,7 +116,7 @@ private final class RunningWriter {
         child = try childProcess(["--store-writer-running", path], input: input, output: output)
     }
 
-    /// Has the writer set `key` to `Y`; returns its two times.
+    /// Has the writer set `key` to `Y`; returns its two times, then its nanoseconds on a CPU and waiting for one.
     func set(_ key: String) throws -> [UInt64] {
         input.fileHandleForWriting.write(Data((key + "\n").utf8))
         while true {
@@ -127,14 +139,41 @@ private final class RunningWriter {
 }
 
 /// The running writer's side: one store, a `set` of `Y` for each key read from standard input, each answered with
-/// the times the `set` started and returned.
+/// the times the `set` started and returned and its thread's time on a CPU and waiting for one in between.
 func runningStoreWriterChild(_ path: String) throws {
     let store = FileOverrideStore(url: URL(fileURLWithPath: path))
     while let key = readLine() {
+        let before = ThreadSchedule.now()
         let started = nanoseconds()
         try store.set("Y", forKey: key)
         let returned = nanoseconds()
-        FileHandle.standardOutput.write(Data("\(started) \(returned)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(started) \(returned) \(ThreadSchedule.now().since(before))\n".utf8))
+    }
+}
+
+/// The calling thread's time on a CPU (`CLOCK_THREAD_CPUTIME_ID`) and its time waiting in a run queue for one (the
+/// second field of `/proc/thread-self/schedstat`; Linux, zero where it cannot be read): what a writer's `set` spent
+/// computing and what it spent runnable but not run while other processes held the CPUs. (The first field of
+/// `schedstat`, the time on a CPU, is brought up to date only at the scheduler's ticks, so it can be a few
+/// milliseconds behind for a running thread; the wait is settled each time the thread gets a CPU, so it is exact
+/// while the thread runs.)
+struct ThreadSchedule {
+    var running: UInt64
+    var waiting: UInt64
+
+    static func now() -> ThreadSchedule {
+        var clock = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &clock)
+        let fields = ((try? String(contentsOfFile: "/proc/thread-self/schedstat", encoding: .utf8)) ?? "")
+            .split(separator: " ").compactMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return ThreadSchedule(
+            running: UInt64(clock.tv_sec) * 1_000_000_000 + UInt64(clock.tv_nsec),
+            waiting: fields.count >= 2 ? fields[1] : 0)
+    }
+
+    /// Nanoseconds on a CPU and nanoseconds waiting for one since `earlier`, as "RUNNING WAITING".
+    func since(_ earlier: ThreadSchedule) -> String {
+        "\(running &- earlier.running) \(waiting &- earlier.waiting)"
     }
 }
 
