@@ -88,6 +88,46 @@ struct BackgroundRankingTests {
         #expect(state.list.shownQuery == "ch")
     }
 
+    @Test("a keystroke for a new query stops the ranking under way before a small ranking runs on the input thread")
+    func staleRankingStopsFirst() throws {
+        var state = try MenuFixture.state()
+        let (gate, loop) = Self.holdRankings(&state)
+        #expect(loop.handle([.character("/"), .character("c")], on: &state))
+        let first = try #require(state.list.pendingRank)
+        loop.dispatchRanking(state)
+        #expect(loop.ranker.newestID == first.id)
+        // The next query is small enough to rank at once: the old ranking is stopped in `handle` itself, before
+        // the loop dispatches anything.
+        state.backgroundRankingFrom = .max
+        #expect(loop.handle([.character("h")], on: &state))
+        #expect(loop.ranker.newestID == 0, "the stale ranking was told to stop before the query was ranked here")
+        #expect(state.list.pendingRank == nil)
+        #expect(state.list.shownQuery == "ch")
+        gate.signal()
+        #expect(loop.ranker.waitUntilIdle(timeout: 30))
+        #expect(loop.ranker.takeResult() == nil, "the stopped ranking left no result")
+        var direct = try MenuFixture.state()
+        reduce(&direct, .startFilter, .filterInsert("ch"))
+        #expect(state.list == direct.list)
+    }
+
+    @Test("closing the filter keeps the ranking under way: its result is the one the list adopts")
+    func acceptKeepsRanking() throws {
+        var state = try MenuFixture.state()
+        let (gate, loop) = Self.holdRankings(&state)
+        #expect(loop.handle([.character("/"), .character("c")], on: &state))
+        let pending = try #require(state.list.pendingRank)
+        loop.dispatchRanking(state)
+        #expect(loop.handle([.enter], on: &state))
+        #expect(loop.ranker.newestID == pending.id, "Enter keeps the query, so the ranking goes on")
+        #expect(state.list.pendingRank == pending)
+        gate.signal()
+        #expect(loop.ranker.waitUntilIdle(timeout: 30))
+        reduce(&state, try #require(loop.ranker.takeResult()))
+        #expect(state.list.pendingRank == nil)
+        #expect(state.list.shownQuery == "c")
+    }
+
     @Test("any key other than typing waits for the ranking and acts on its rows")
     func navigationWaits() throws {
         var state = try MenuFixture.state()

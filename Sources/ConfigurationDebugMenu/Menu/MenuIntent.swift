@@ -161,4 +161,13 @@ extension MenuIntent {
         default: false
         }
     }
+
+    /// Whether the intent asks for a new query (its text or where it searches): a ranking under way for the old one
+    /// can only end stale.
+    var replacesQuery: Bool {
+        switch self {
+        case .filterInsert, .filterBackspace, .filterErase, .toggleSearchEverywhere: true
+        default: false
+        }
+    }
 }

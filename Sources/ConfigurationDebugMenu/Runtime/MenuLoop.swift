@@ -95,6 +95,9 @@ struct MenuLoop {
             }
             // Only a change of the query goes on while a ranking is under way; anything else acts on its result.
             if !intent.changesQueryOnly, !finishRanking(&state) { return false }
+            // A new query makes the ranking under way stale: it stops now, so a small ranking done here has the CPU
+            // to itself (had the query not changed after all, `dispatchRanking` asks for the pending one again).
+            if intent.replacesQuery, state.list.pendingRank != nil { ranker.submitNothing() }
             if !perform([.intent(intent)], on: &state) { return false }
         }
         return true
