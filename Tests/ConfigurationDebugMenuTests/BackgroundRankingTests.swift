@@ -29,6 +29,18 @@ struct BackgroundRankingTests {
         return (gate, loop(for: state, gate: gate))
     }
 
+    /// Makes `state` rank every query in the background, types `/` and `character` into it, and hands the ranking
+    /// they ask for to the loop's ranker, where it waits for `gate` (closed).
+    static func holdRanking(
+        after character: Character, in state: inout MenuState
+    ) throws -> (gate: DispatchSemaphore, loop: MenuLoop, pending: KeyList.PendingRank) {
+        let (gate, loop) = holdRankings(&state)
+        try #require(loop.handle([.character("/"), .character(character)], on: &state))
+        let pending = try #require(state.list.pendingRank)
+        loop.dispatchRanking(state)
+        return (gate, loop, pending)
+    }
+
     /// The whole screen of `state` as drawn.
     static func screen(_ state: MenuState) -> String { MenuRenderer(colors: false).render(state).text }
 
@@ -60,10 +72,7 @@ struct BackgroundRankingTests {
     @Test("a newer keystroke stops the older ranking; only the newest result is taken")
     func newestWins() throws {
         var state = try MenuFixture.state()
-        let (gate, loop) = Self.holdRankings(&state)
-        #expect(loop.handle([.character("/"), .character("c")], on: &state))
-        let first = try #require(state.list.pendingRank)
-        loop.dispatchRanking(state)
+        let (gate, loop, first) = try Self.holdRanking(after: "c", in: &state)
         let stale = state.list
         #expect(loop.handle([.character("h")], on: &state))
         let second = try #require(state.list.pendingRank)
@@ -91,10 +100,7 @@ struct BackgroundRankingTests {
     @Test("a keystroke for a new query stops the ranking under way before a small ranking runs on the input thread")
     func staleRankingStopsFirst() throws {
         var state = try MenuFixture.state()
-        let (gate, loop) = Self.holdRankings(&state)
-        #expect(loop.handle([.character("/"), .character("c")], on: &state))
-        let first = try #require(state.list.pendingRank)
-        loop.dispatchRanking(state)
+        let (gate, loop, first) = try Self.holdRanking(after: "c", in: &state)
         #expect(loop.ranker.newestID == first.id)
         // The next query is small enough to rank at once: the old ranking is stopped in `handle` itself, before
         // the loop dispatches anything.
@@ -114,10 +120,7 @@ struct BackgroundRankingTests {
     @Test("closing the filter keeps the ranking under way: its result is the one the list adopts")
     func acceptKeepsRanking() throws {
         var state = try MenuFixture.state()
-        let (gate, loop) = Self.holdRankings(&state)
-        #expect(loop.handle([.character("/"), .character("c")], on: &state))
-        let pending = try #require(state.list.pendingRank)
-        loop.dispatchRanking(state)
+        let (gate, loop, pending) = try Self.holdRanking(after: "c", in: &state)
         #expect(loop.handle([.enter], on: &state))
         #expect(loop.ranker.newestID == pending.id, "Enter keeps the query, so the ranking goes on")
         #expect(state.list.pendingRank == pending)
@@ -145,10 +148,7 @@ struct BackgroundRankingTests {
     @Test("a change from the store while ranking refreshes the list at once; the ranking's late result is dropped")
     func refreshSupersedes() throws {
         var state = try MenuFixture.state()
-        let (gate, loop) = Self.holdRankings(&state)
-        #expect(loop.handle([.character("/"), .character("g")], on: &state))
-        let pending = try #require(state.list.pendingRank)
-        loop.dispatchRanking(state)
+        let (gate, loop, pending) = try Self.holdRanking(after: "g", in: &state)
         let key = MenuFixture.key("function.chat.greeting", in: state)
         let status = ConfigurationKeyStatus(
             state.data.table.keys[key].descriptor, serverValue: nil,
